@@ -1,0 +1,37 @@
+"""The state of one player's game: an immutable value.
+
+Every pile is a tuple of cards (see `engine.cards`) from bottom to top, so the
+playable card is the last one. A foundation is stored as its top card only
+(``-1`` when empty): its suit, direction and base fix everything beneath it.
+
+Which cards are face down follows from the pile alone: the whole stock, and
+every reserve card but the top one. All other cards are face up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+EMPTY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    variant: str
+    """Stable key of the variant, e.g. ``"little-forty"``."""
+    tableau: tuple[tuple[int, ...], ...]
+    """Tableau piles / columns / fans, each bottom to top."""
+    foundations: tuple[int, ...]
+    """Top card of each foundation, ``EMPTY`` when it holds none."""
+    stock: tuple[int, ...] = ()
+    """Face down; the next card to come off is the last one."""
+    waste: tuple[int, ...] = ()
+    """Face up; the playable card is the last one."""
+    reserve: tuple[int, ...] = ()
+    """Only the last card is face up."""
+    passes: int = 0
+    """Stock turn-overs (recycles) or redeals used so far."""
+    base_rank: int = 1
+    """Rank every foundation starts from (Double Canfield 40 varies it)."""
+    seed: bytes = field(default=b"", repr=False)
+    """Race seed, kept where later deals need it (Little Billie's redeals)."""
