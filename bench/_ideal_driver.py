@@ -1,0 +1,48 @@
+"""Bots for `bench.ideal_server`: join a room, then send bare move frames."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+
+STATE = bytes(range(120))
+
+
+class IdealBot:
+    def __init__(self, conn: ClientConnection, seat: int) -> None:
+        self.conn, self.seat, self.n = conn, seat, 0
+        self.waiting: asyncio.Future[Any] | None = None
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        async for frame in self.conn:
+            msg = msgpack.unpackb(frame)
+            if msg["t"] in ("ack", "joined") and self.waiting is not None:
+                self.waiting.set_result(msg)
+
+    async def request(self, msg: dict[str, Any]) -> Any:
+        self.waiting = asyncio.get_running_loop().create_future()
+        await self.conn.send(msgpack.packb(msg))
+        return await self.waiting
+
+    async def move(self) -> bool:
+        self.n += 1
+        await self.request({"t": "m", "seat": self.seat, "n": self.n, "state": STATE})
+        return True
+
+
+async def setup(url: str, rooms: int, players: int) -> Sequence[IdealBot]:
+    async def one(room: int, seat: int) -> IdealBot:
+        conn = await connect(url, compression=None, max_queue=None)
+        bot = IdealBot(conn, seat)
+        await bot.request({"t": "join", "room": f"R{room}"})
+        return bot
+
+    bots: list[IdealBot] = []
+    for room in range(rooms):
+        bots.extend(await asyncio.gather(*(one(room, seat) for seat in range(players))))
+    return bots

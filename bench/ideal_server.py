@@ -1,0 +1,95 @@
+"""The ideal path: the least a move can cost on this stack, with no engine.
+
+A bare websockets server that, for each move, decodes msgpack, makes one Redis
+round trip (one EVALSHA that stores the state, bumps the room seq and appends
+to the room stream), acknowledges the sender and broadcasts to the room's other
+players. The full server is measured against it by `bench.server_bench`.
+
+Run: python -m bench.ideal_server --port 0 --redis URL (prints "port N").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+from collections import defaultdict
+from typing import Any
+
+import msgpack
+import redis.asyncio as aioredis
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+SCRIPT = """
+redis.call('SET', KEYS[1], ARGV[1])
+local seq = redis.call('INCR', KEYS[2])
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', 1000, seq .. '-0', 'e', ARGV[2])
+return seq
+"""
+
+
+class IdealServer:
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.client = client
+        self.rooms: dict[str, set[ServerConnection]] = defaultdict(set)
+        self.sha = ""
+
+    async def load(self) -> None:
+        self.sha = await self.client.script_load(SCRIPT)
+
+    async def handle(self, conn: ServerConnection) -> None:
+        room = ""
+        try:
+            async for frame in conn:
+                msg = msgpack.unpackb(frame)
+                if msg["t"] == "join":
+                    room = msg["room"]
+                    self.rooms[room].add(conn)
+                    await conn.send(msgpack.packb({"t": "joined"}))
+                    continue
+                await self.move(conn, room, msg)
+        finally:
+            self.rooms[room].discard(conn)
+
+    async def move(self, conn: ServerConnection, room: str, msg: dict[str, Any]) -> None:
+        keys = (
+            f"ideal:{{{room}}}:s:{msg['seat']}",
+            f"ideal:{{{room}}}:seq",
+            f"ideal:{{{room}}}:ev",
+        )
+        event = msgpack.packb({"t": "progress", "seat": msg["seat"], "n": msg["n"]})
+        seq = await self.client.evalsha(self.sha, 3, *keys, msg["state"], event)
+        await conn.send(msgpack.packb({"t": "ack", "n": msg["n"], "seq": seq}))
+        frame = msgpack.packb({"t": "event", "seq": seq, "event": event})
+        broadcast([c for c in self.rooms[room] if c is not conn], frame)
+
+
+async def main_async(port: int, redis_url: str) -> None:
+    pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=64)
+    client = aioredis.Redis(connection_pool=pool)
+    server = IdealServer(client)
+    await server.load()
+    stop = asyncio.get_running_loop().create_future()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set_result, None)
+    async with serve(server.handle, "127.0.0.1", port, compression=None) as ws:
+        bound = next(iter(ws.sockets)).getsockname()[1]
+        print(f"port {bound}", flush=True)
+        await stop
+    await client.aclose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--redis", required=True)
+    args = parser.parse_args()
+    try:
+        import uvloop
+
+        uvloop.run(main_async(args.port, args.redis))
+    except ImportError:
+        asyncio.run(main_async(args.port, args.redis))
+
+
+if __name__ == "__main__":
+    main()
