@@ -11,3 +11,7 @@ class InvalidMove(EngineError):
 
 class IllegalMove(EngineError):
     """The move is well formed but not legal in this position; `str()` says why."""
+
+
+class UnknownVariant(EngineError):
+    """No variant has this key."""

@@ -56,7 +56,7 @@ class Move:
     def parse(cls, text: str) -> Move:
         words = text.strip().lower().split()
         if len(words) == 1 and words[0] in _SIMPLE:
-            return cls(action=words[0])  # type: ignore[arg-type]
+            return cls(action=words[0])
         if len(words) != 2:
             raise InvalidMove(f"cannot read move {text!r}: expected e.g. 't3 t7', 'w f', 'draw'")
         src, src_index, count = _parse_source(words[0], text)

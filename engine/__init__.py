@@ -1,0 +1,37 @@
+"""The rules core: pure, synchronous, deterministic (see docs/engine-api.md)."""
+
+from engine.codec import from_bytes, to_bytes
+from engine.deal import DEAL_ALGO_VERSION
+from engine.display import View, view
+from engine.errors import EngineError, IllegalMove, InvalidMove, UnknownVariant
+from engine.game import apply, new_game, replay
+from engine.legal import legal_moves
+from engine.moves import Move
+from engine.rules import Rules
+from engine.state import GameState
+from engine.status import Outcome, outcome, progress
+from engine.variants import VARIANT_KEYS, find_variant
+
+__all__ = [
+    "DEAL_ALGO_VERSION",
+    "VARIANT_KEYS",
+    "EngineError",
+    "GameState",
+    "IllegalMove",
+    "InvalidMove",
+    "Move",
+    "Outcome",
+    "Rules",
+    "UnknownVariant",
+    "View",
+    "apply",
+    "find_variant",
+    "from_bytes",
+    "legal_moves",
+    "new_game",
+    "outcome",
+    "progress",
+    "replay",
+    "to_bytes",
+    "view",
+]

@@ -1,0 +1,90 @@
+"""Foundations, each stored as its top card (`EMPTY` when bare).
+
+A foundation's suit, direction and start rank fix every card beneath its top,
+so a top and a height say everything; `cards_on` expands them when needed.
+"""
+
+from __future__ import annotations
+
+from engine.rules import Rules
+from engine.state import EMPTY, GameState
+
+_NEXT_UP = tuple(card - card % 13 + (card % 13 + 1) % 13 for card in range(52))
+_NEXT_DOWN = tuple(card - card % 13 + (card % 13 - 1) % 13 for card in range(52))
+FULL = 13
+
+
+def height(rules: Rules, base_rank: int, index: int, top: int) -> int:
+    """Cards on foundation ``index`` whose top card is ``top``."""
+    if top == EMPTY:
+        return 0
+    start = rules.start_rank(index, base_rank)
+    if rules.foundation_down[index]:
+        return (start - top % 13 - 1) % 13 + 1
+    return (top % 13 + 1 - start) % 13 + 1
+
+
+def next_card(rules: Rules, index: int, top: int) -> int:
+    """The card that follows a non-empty ``top`` on foundation ``index``."""
+    return _NEXT_DOWN[top] if rules.foundation_down[index] else _NEXT_UP[top]
+
+
+def accepts(rules: Rules, base_rank: int, index: int, top: int, card: int) -> bool:
+    """Whether ``card`` may go on foundation ``index`` whose top is ``top``."""
+    if top == EMPTY:
+        suit = rules.foundation_suits[index]
+        if suit is not None and suit != card // 13:
+            return False
+        return card % 13 + 1 == rules.start_rank(index, base_rank)
+    return card == next_card(rules, index, top) and height(rules, base_rank, index, top) < FULL
+
+
+def first_fit(rules: Rules, state: GameState, card: int) -> int:
+    """The lowest foundation index that accepts ``card``, or -1."""
+    for index, top in enumerate(state.foundations):
+        if accepts(rules, state.base_rank, index, top, card):
+            return index
+    return -1
+
+
+def distinct_fits(rules: Rules, state: GameState, card: int) -> list[int]:
+    """Foundations accepting ``card``, one per distinct result: foundations
+    of the same kind with the same top give the same game."""
+    found: list[int] = []
+    seen: set[tuple[bool, int, int | None]] = set()
+    for index, top in enumerate(state.foundations):
+        if not accepts(rules, state.base_rank, index, top, card):
+            continue
+        kind = (rules.foundation_down[index], top, rules.foundation_suits[index])
+        if kind not in seen:
+            seen.add(kind)
+            found.append(index)
+    return found
+
+
+def wanted(rules: Rules, state: GameState) -> set[int]:
+    """Every card some foundation would take now."""
+    cards: set[int] = set()
+    for index, top in enumerate(state.foundations):
+        if top == EMPTY:
+            rank = rules.start_rank(index, state.base_rank)
+            suit = rules.foundation_suits[index]
+            suits = range(4) if suit is None else (suit,)
+            cards.update(s * 13 + rank - 1 for s in suits)
+        elif height(rules, state.base_rank, index, top) < FULL:
+            cards.add(next_card(rules, index, top))
+    return cards
+
+
+def cards_on(rules: Rules, base_rank: int, index: int, top: int) -> list[int]:
+    """The cards on foundation ``index``, bottom to top."""
+    step = -1 if rules.foundation_down[index] else 1
+    count = height(rules, base_rank, index, top)
+    return [top - top % 13 + (top % 13 - step * (count - 1 - i)) % 13 for i in range(count)]
+
+
+def progress(rules: Rules, state: GameState) -> int:
+    """Cards on all foundations."""
+    return sum(
+        height(rules, state.base_rank, index, top) for index, top in enumerate(state.foundations)
+    )

@@ -1,0 +1,149 @@
+"""Moves that bring new cards into play: draw, recycle, deal and redeal."""
+
+from __future__ import annotations
+
+from engine import _foundation
+from engine._layout import fans
+from engine.deal import permutation
+from engine.errors import IllegalMove
+from engine.rules import Rules
+from engine.state import GameState
+
+
+def draw(rules: Rules, state: GameState) -> GameState:
+    """Turn up to ``rules.draw`` cards onto the waste one by one."""
+    stock = state.stock
+    if not stock:
+        raise IllegalMove("the stock is empty; recycle the waste instead")
+    cut = max(0, len(stock) - rules.draw)
+    waste = state.waste + stock[cut:][::-1]
+    return GameState(
+        state.variant,
+        state.tableau,
+        state.foundations,
+        stock[:cut],
+        waste,
+        state.reserve,
+        state.passes,
+        state.base_rank,
+        state.seed,
+    )
+
+
+def recycle(rules: Rules, state: GameState) -> GameState:
+    """Turn the waste over as a new stock that deals in the order first drawn."""
+    if state.stock:
+        raise IllegalMove("the waste is turned over only once the stock is empty")
+    if not state.waste:
+        raise IllegalMove("the waste is empty; there is nothing to turn over")
+    if rules.recycles is not None and state.passes >= rules.recycles:
+        raise IllegalMove(f"the waste may be turned over only {rules.recycles} times")
+    return GameState(
+        state.variant,
+        state.tableau,
+        state.foundations,
+        state.waste[::-1],
+        (),
+        state.reserve,
+        state.passes + 1,
+        state.base_rank,
+        state.seed,
+    )
+
+
+def deal_row(state: GameState) -> GameState:
+    """Deal one stock card onto each pile, the stock's top onto pile 1."""
+    stock = state.stock
+    if not stock:
+        raise IllegalMove("the stock is empty")
+    count = min(len(stock), len(state.tableau))
+    dealt = stock[::-1][:count]
+    tableau = tuple(
+        (*pile, dealt[i]) if i < count else pile for i, pile in enumerate(state.tableau)
+    )
+    return GameState(
+        state.variant,
+        tableau,
+        state.foundations,
+        stock[: len(stock) - count],
+        state.waste,
+        state.reserve,
+        state.passes,
+        state.base_rank,
+        state.seed,
+    )
+
+
+def redeal(rules: Rules, state: GameState) -> GameState:
+    """Gather the fans and deal them again in the race's k-th order."""
+    if not can_redeal(rules, state):
+        raise IllegalMove(_no_redeal(rules, state))
+    cards = [card for pile in state.tableau for card in pile]
+    order = redeal_order(rules, state.seed, state.passes + 1, cards)
+    return GameState(
+        state.variant,
+        fans(rules, order),
+        state.foundations,
+        state.stock,
+        state.waste,
+        state.reserve,
+        state.passes + 1,
+        state.base_rank,
+        state.seed,
+    )
+
+
+def can_redeal(rules: Rules, state: GameState) -> bool:
+    """Redeals are left, cards are left, and no fan top fits a foundation."""
+    cards = tops(state)
+    if state.passes >= rules.redeals or not cards:
+        return False
+    wanted = _foundation.wanted(rules, state)
+    return not any(card in wanted for card in cards)
+
+
+def _no_redeal(rules: Rules, state: GameState) -> str:
+    if state.passes >= rules.redeals:
+        return f"all {rules.redeals} redeals are used"
+    if not tops(state):
+        return "no cards are left to redeal"
+    return "a fan's top card still fits a foundation; redeal only when none does"
+
+
+def redeal_order(rules: Rules, seed: bytes, deal: int, cards: list[int]) -> list[int]:
+    """``cards`` in the order of deal number ``deal``, whatever order they come in.
+
+    Copy ``j`` of card ``c`` holds slot ``j * 52 + c`` (the copies left of a
+    card take the lowest slots); slots are sorted by their place in the
+    permutation drawn from label ``"deal/<deal>"``.
+    """
+    place = [0] * rules.total
+    for position, slot in enumerate(permutation(seed, rules.key, f"deal/{deal}", rules.total)):
+        place[slot] = position
+    copies = [0] * 52
+    slots: list[int] = []
+    for card in cards:
+        slots.append(copies[card] * 52 + card)
+        copies[card] += 1
+    slots.sort(key=place.__getitem__)
+    return [slot % 52 for slot in slots]
+
+
+def tops(state: GameState) -> list[int]:
+    """The top card of every non-empty tableau pile."""
+    return [pile[-1] for pile in state.tableau if pile]
+
+
+def reachable(rules: Rules, state: GameState) -> list[int]:
+    """Cards that would reach the waste top by drawing and recycling alone,
+    before the passes run out (or in one whole cycle when they never do)."""
+    drawn = state.stock[::-1]
+    found = _pass_tops(drawn, rules.draw)
+    if rules.recycles is None or state.passes < rules.recycles:
+        found += _pass_tops(state.waste + drawn, rules.draw)
+    return found
+
+
+def _pass_tops(cards: tuple[int, ...], step: int) -> list[int]:
+    """The waste top after each draw of one pass through ``cards``."""
+    return [cards[min(i + step, len(cards)) - 1] for i in range(0, len(cards), step)]

@@ -1,0 +1,184 @@
+"""Playing a game: the deal, validated moves, and replaying a race."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TypeVar
+
+from engine import _foundation, _stock
+from engine._layout import deal_out
+from engine._tableau import count_to_move, misfit, takes
+from engine.cards import format_card
+from engine.deal import shuffled_cards
+from engine.errors import EngineError, IllegalMove, InvalidMove
+from engine.moves import Move
+from engine.rules import Rules
+from engine.state import GameState
+from engine.variants import find_variant
+
+MAX_SEED_BYTES = 64
+_T = TypeVar("_T")
+
+
+def new_game(variant: str, seed: bytes) -> GameState:
+    """The deal of ``seed`` (1 to 64 bytes) for ``variant``."""
+    rules = find_variant(variant)
+    if not isinstance(seed, bytes) or not 1 <= len(seed) <= MAX_SEED_BYTES:
+        raise EngineError(f"a seed is 1 to {MAX_SEED_BYTES} bytes")
+    return deal_out(rules, shuffled_cards(seed, variant, "deal/0", rules.decks), seed)
+
+
+def replay(variant: str, seed: bytes, moves: Iterable[Move | str]) -> GameState:
+    """The deal of ``seed``, then each move in turn (as a `Move` or its text)."""
+    state = new_game(variant, seed)
+    for move in moves:
+        state = apply(state, Move.parse(move) if isinstance(move, str) else move)
+    return state
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """The state after ``move``; the same state for a legal move that changes nothing.
+
+    Raises `InvalidMove` for a malformed move or one naming a pile or action
+    the variant lacks, and `IllegalMove` when the move is not legal now.
+    """
+    rules = find_variant(state.variant)
+    action = move.action
+    if action == "move":
+        _check_shape(rules, move)
+        return _move_cards(rules, state, move)
+    if move.src is not None or move.dst is not None or move.count is not None:
+        raise InvalidMove(f"a {action!r} move names no piles")
+    if action in {"draw", "recycle"}:
+        if rules.stock != "draw":
+            raise InvalidMove(f"{rules.name} has no stock to {action} from")
+        return _stock.draw(rules, state) if action == "draw" else _stock.recycle(rules, state)
+    if action == "deal":
+        if rules.stock != "deal":
+            raise InvalidMove(f"{rules.name} has no stock that deals onto the piles")
+        return _stock.deal_row(state)
+    if action == "redeal":
+        if not rules.redeals:
+            raise InvalidMove(f"{rules.name} has no redeal")
+        return _stock.redeal(rules, state)
+    raise InvalidMove(f"unknown action {action!r}")
+
+
+def _check_shape(rules: Rules, move: Move) -> None:
+    """Refuse, as malformed, a move naming a pile the variant lacks."""
+    if move.src == "t":
+        _check_index(move.src_index, rules.piles, "tableau pile")
+    elif move.src == "w":
+        if rules.stock != "draw":
+            raise InvalidMove(f"{rules.name} has no waste pile")
+    elif move.src == "r":
+        if not rules.reserve:
+            raise InvalidMove(f"{rules.name} has no reserve")
+    else:
+        raise InvalidMove("a move starts from a tableau pile, the waste or the reserve")
+    if move.count is not None and (move.src != "t" or move.count < 1):
+        raise InvalidMove("a card count belongs only to a move from a tableau pile")
+    if move.dst == "t":
+        _check_index(move.dst_index, rules.piles, "tableau pile")
+    elif move.dst == "f":
+        if move.dst_index is not None:
+            _check_index(move.dst_index, rules.foundations, "foundation")
+    else:
+        raise InvalidMove("a move goes to a tableau pile or a foundation")
+
+
+def _check_index(index: int | None, size: int, what: str) -> None:
+    if index is None or not 0 <= index < size:
+        shown = "none" if index is None else index + 1
+        raise InvalidMove(f"there is no {what} {shown}; they are numbered 1 to {size}")
+
+
+def _move_cards(rules: Rules, state: GameState, move: Move) -> GameState:
+    tableau, waste, reserve = state.tableau, state.waste, state.reserve
+    if move.src == "t":
+        pile = tableau[move.src_index]
+        if not pile:
+            raise IllegalMove(f"tableau pile {move.src_index + 1} is empty")
+        if move.dst == "t":
+            return _move_run(rules, state, move)
+        if move.count is not None and move.count != 1:
+            raise IllegalMove("cards go to a foundation one at a time")
+        card = pile[-1]
+        tableau = _replaced(tableau, move.src_index, pile[:-1])
+    elif move.src == "w":
+        if not waste:
+            raise IllegalMove("the waste pile is empty")
+        card, waste = waste[-1], waste[:-1]
+    else:
+        if not reserve:
+            raise IllegalMove("the reserve is empty")
+        card, reserve = reserve[-1], reserve[:-1]
+    foundations = state.foundations
+    if move.dst == "f":
+        index = _foundation_for(rules, state, card, move.dst_index)
+        foundations = _replaced(foundations, index, card)
+    else:
+        tableau = _placed(rules, tableau, move.dst_index or 0, card)
+    return GameState(
+        state.variant,
+        tableau,
+        foundations,
+        state.stock,
+        waste,
+        reserve,
+        state.passes,
+        state.base_rank,
+        state.seed,
+    )
+
+
+def _move_run(rules: Rules, state: GameState, move: Move) -> GameState:
+    if rules.build is None:
+        raise IllegalMove(f"in {rules.name} nothing is built on the tableau; tops go home")
+    src, dst = move.src_index, move.dst_index or 0
+    if src == dst:
+        raise IllegalMove("a pile cannot move onto itself")
+    pile, target = state.tableau[src], state.tableau[dst]
+    count = count_to_move(rules, pile, target, move.count)
+    if count == len(pile) and not target:
+        return state
+    tableau = list(state.tableau)
+    tableau[src] = pile[:-count]
+    tableau[dst] = target + pile[-count:]
+    return GameState(
+        state.variant,
+        tuple(tableau),
+        state.foundations,
+        state.stock,
+        state.waste,
+        state.reserve,
+        state.passes,
+        state.base_rank,
+        state.seed,
+    )
+
+
+def _foundation_for(rules: Rules, state: GameState, card: int, index: int | None) -> int:
+    if index is None:
+        found = _foundation.first_fit(rules, state, card)
+        if found < 0:
+            raise IllegalMove(f"{format_card(card)} fits on no foundation")
+        return found
+    if not _foundation.accepts(rules, state.base_rank, index, state.foundations[index], card):
+        raise IllegalMove(f"{format_card(card)} does not go on foundation {index + 1}")
+    return index
+
+
+def _placed(
+    rules: Rules, tableau: tuple[tuple[int, ...], ...], index: int, card: int
+) -> tuple[tuple[int, ...], ...]:
+    if rules.build is None:
+        raise IllegalMove(f"in {rules.name} nothing is built on the tableau")
+    target = tableau[index]
+    if not takes(rules, target, card):
+        raise IllegalMove(misfit(rules, target, card))
+    return _replaced(tableau, index, (*target, card))
+
+
+def _replaced(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    return (*items[:index], value, *items[index + 1 :])

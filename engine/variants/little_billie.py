@@ -1,0 +1,23 @@
+"""Little Billie: two decks in 26 fans of four; only fan tops move, only home.
+
+Foundations 1-4 go up from Ace in clubs, diamonds, hearts, spades; 5-8 go
+down from King in the same suits. Two redeals of the remaining fans.
+"""
+
+from engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES
+from engine.rules import Rules
+
+_SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
+
+RULES = Rules(
+    key="little-billie",
+    name="Little Billie",
+    decks=2,
+    piles=26,
+    dealt_per_pile=4,
+    foundation_suits=_SUITS + _SUITS,
+    foundation_down=(False,) * 4 + (True,) * 4,
+    build=None,
+    empty_pile="none",
+    redeals=2,
+)
