@@ -1,0 +1,103 @@
+"""Error codes and close codes of the wire protocol.
+
+A bad request gets an ``error`` reply naming one `ErrorCode` and the request id;
+the connection stays open. Only a peer that breaks the framing itself is closed
+with a `CloseCode`.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+from protocol.limits import MAX_MESSAGE_CHARS
+
+
+class ErrorCode(StrEnum):
+    """Why a request failed, as ``"area/what"``. Codes are stable, never renamed."""
+
+    PROTO_MALFORMED = "proto/malformed"
+    """The frame is not exactly one msgpack map."""
+    PROTO_UNKNOWN_TYPE = "proto/unknown-type"
+    """The map has no ``type`` or names a message this side does not know."""
+    PROTO_INVALID = "proto/invalid"
+    """A field is missing, has the wrong type, or is out of range."""
+    PROTO_TOO_LONG = "proto/too-long"
+    """A string or list is longer than its limit."""
+    PROTO_TOO_LARGE = "proto/too-large"
+    """The frame is larger than the maximum frame size."""
+    PROTO_VERSION = "proto/version"
+    """``hello`` asked for a protocol version this server does not speak."""
+    PROTO_NO_HELLO = "proto/no-hello"
+    """A request came before ``hello``, or ``hello`` came twice."""
+    PROTO_RATE_LIMITED = "proto/rate-limited"
+    """Too many requests; the request was not processed. Slow down and retry."""
+    ROOM_NOT_FOUND = "room/not-found"
+    """No room has this code (it may have expired)."""
+    ROOM_FULL = "room/full"
+    """Every seat (or every spectator place) is taken."""
+    ROOM_WRONG_PHASE = "room/wrong-phase"
+    """The request is not allowed in the room's current phase."""
+    ROOM_NOT_HOST = "room/not-host"
+    """Only the host may do this."""
+    ROOM_NOT_MEMBER = "room/not-member"
+    """The connection has not joined a room, or its seat is gone."""
+    ROOM_ALREADY_MEMBER = "room/already-member"
+    """The connection is already in a room; ``leave`` first."""
+    ROOM_BAD_SETTINGS = "room/bad-settings"
+    """The settings cannot apply now (e.g. fewer seats than seated players)."""
+    AUTH_BAD_TOKEN = "auth/bad-token"
+    """The resume token is unknown or its room has expired."""
+    MOVE_INVALID = "move/invalid"
+    """The move text cannot be read, or names a pile the variant lacks."""
+    MOVE_ILLEGAL = "move/illegal"
+    """The move is not legal in this position; the message says why."""
+    MOVE_STALE_VERSION = "move/stale-version"
+    """``expected_version`` is not the game's version; the reply carries the real one."""
+    MOVE_NOT_RACING = "move/not-racing"
+    """No race is running (not started yet, or over)."""
+    MOVE_FINISHED = "move/finished"
+    """This player's race is over (won, stuck, resigned or timed out)."""
+    MOVE_SPECTATOR = "move/spectator"
+    """Spectators cannot play."""
+    MOVE_LIMIT = "move/limit"
+    """The player has made the maximum number of moves for one race."""
+    SERVER_BUSY = "server/busy"
+    """The server cannot serve the request now (e.g. storage unavailable); retry later."""
+    SERVER_INTERNAL = "server/internal"
+    """An unexpected server failure; the request may not have been applied."""
+
+
+class CloseCode(IntEnum):
+    """WebSocket close codes the server uses."""
+
+    NORMAL = 1000
+    """The client left, or the server is done with the connection."""
+    GOING_AWAY = 1001
+    """The server is shutting down; reconnect (to any server) and ``resume``."""
+    PROTOCOL_ERROR = 1002
+    """Broken framing: a text frame, or a frame the WebSocket layer rejects."""
+    POLICY = 1008
+    """Rate limit abused: the client kept sending after ``proto/rate-limited``."""
+    TOO_BIG = 1009
+    """A frame far beyond the maximum frame size."""
+    INTERNAL = 1011
+    """The server hit an unexpected failure."""
+    BAD_VERSION = 4000
+    """``hello`` asked for an unsupported version; sent after the error reply."""
+    HELLO_TIMEOUT = 4001
+    """No ``hello`` arrived in time after connecting."""
+    REPLACED = 4002
+    """Another connection resumed with the same token; this one is closed."""
+
+
+class ProtocolError(Exception):
+    """A frame that could not be turned into a message, with the request id if readable."""
+
+    def __init__(self, code: ErrorCode, message: str, request_id: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message[:MAX_MESSAGE_CHARS]
+        self.request_id = request_id
+
+    def __repr__(self) -> str:
+        return f"ProtocolError({self.code.value!r}, {self.message!r}, {self.request_id!r})"

@@ -1,0 +1,163 @@
+"""Room event bodies: what happened in a room, in ``seq`` order.
+
+Each body is stored once, encoded, in the room's event log and sent to every
+member inside an ``event`` frame; a client that resumes gets the ones it missed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from protocol import limits
+from protocol._types import (
+    Digest,
+    DurationMs,
+    FinishOutcome,
+    Model,
+    Name,
+    PlayerOutcome,
+    Progress,
+    Seat,
+    SeedHex,
+    TimeMs,
+    VariantKey,
+    Version,
+)
+from protocol.board import BoardView
+from protocol.models import PlayerResult, Settings
+
+
+class PlayerJoined(Model):
+    type: Literal["player_joined"] = "player_joined"
+    seat: Seat
+    name: Name
+
+
+class PlayerLeft(Model):
+    """``away`` true: the seat is kept (race under way); false: the seat is free."""
+
+    type: Literal["player_left"] = "player_left"
+    seat: Seat
+    away: bool
+
+
+class PlayerBack(Model):
+    """An away player has resumed."""
+
+    type: Literal["player_back"] = "player_back"
+    seat: Seat
+
+
+class HostChanged(Model):
+    """``None`` when no present player can host; the next one to join or return does."""
+
+    type: Literal["host_changed"] = "host_changed"
+    seat: Seat | None
+
+
+class SpectatorCount(Model):
+    type: Literal["spectator_count"] = "spectator_count"
+    count: Annotated[int, Field(ge=0, le=limits.MAX_SPECTATORS)]
+
+
+class SettingsChanged(Model):
+    """New variant and settings; every player's ready flag is cleared."""
+
+    type: Literal["settings"] = "settings"
+    variant: VariantKey
+    settings: Settings
+
+
+class ReadyChanged(Model):
+    type: Literal["ready"] = "ready"
+    seat: Seat
+    ready: bool
+
+
+class Countdown(Model):
+    """Everyone is ready. The deal is fixed now: ``seed_commit`` is sha256(seed) hex."""
+
+    type: Literal["countdown"] = "countdown"
+    race_no: Annotated[int, Field(ge=1)]
+    starts_in_ms: DurationMs
+    start_at_ms: TimeMs
+    seed_commit: Digest
+
+
+class RaceStarted(Model):
+    """The race is on; ``board`` is the deal every player starts from."""
+
+    type: Literal["race_started"] = "race_started"
+    race_no: Annotated[int, Field(ge=1)]
+    start_at_ms: TimeMs
+    ends_at_ms: TimeMs
+    board: BoardView
+
+
+class ProgressMade(Model):
+    """A player's counters after an accepted move."""
+
+    type: Literal["progress"] = "progress"
+    seat: Seat
+    progress: Progress
+    moves: Version
+    outcome: PlayerOutcome
+
+
+class PlayerFinished(Model):
+    type: Literal["player_finished"] = "player_finished"
+    seat: Seat
+    outcome: FinishOutcome
+    at_ms: TimeMs
+    elapsed_ms: DurationMs
+
+
+class BoardShown(Model):
+    """A player's board for spectators, sent ``spectator_delay_s`` after the move."""
+
+    type: Literal["board"] = "board"
+    seat: Seat
+    board: BoardView
+    version: Version
+    at_ms: TimeMs
+    """When the move that led to this board arrived."""
+
+
+class RaceOver(Model):
+    """Final ranking with every move log; the seed is revealed so anyone can replay."""
+
+    type: Literal["race_over"] = "race_over"
+    race_no: Annotated[int, Field(ge=1)]
+    start_at_ms: TimeMs
+    ended_at_ms: TimeMs
+    seed: SeedHex
+    seed_commit: Digest
+    ranking: Annotated[tuple[PlayerResult, ...], Field(max_length=limits.MAX_PLAYERS)]
+
+
+class Rematch(Model):
+    """Back to the lobby for race ``race_no``; nobody is ready."""
+
+    type: Literal["rematch"] = "rematch"
+    race_no: Annotated[int, Field(ge=2)]
+
+
+RoomEvent = Annotated[
+    PlayerJoined
+    | PlayerLeft
+    | PlayerBack
+    | HostChanged
+    | SpectatorCount
+    | SettingsChanged
+    | ReadyChanged
+    | Countdown
+    | RaceStarted
+    | ProgressMade
+    | PlayerFinished
+    | BoardShown
+    | RaceOver
+    | Rematch,
+    Field(discriminator="type"),
+]

@@ -1,0 +1,38 @@
+"""Numbers both ends agree on. The schemas enforce them, so a value out of range
+is a clear validation error rather than a surprise deeper in the server."""
+
+PROTOCOL_VERSION = 1
+"""Sent in ``hello`` and ``welcome``; bumped on any incompatible change."""
+
+MAX_CLIENT_FRAME = 16 * 1024
+"""Largest binary frame a client may send, in bytes."""
+MAX_SERVER_FRAME = 8 * 1024 * 1024
+"""Largest frame a server sends (a ``race_over`` with every move log is the big one)."""
+
+MAX_REQUEST_ID = 2**31 - 1
+MAX_NAME_CHARS = 24
+MAX_CLIENT_NAME_CHARS = 64
+MAX_MOVE_CHARS = 24
+MAX_MOVE_ID_CHARS = 32
+MAX_TOKEN_CHARS = 64
+MAX_MESSAGE_CHARS = 500
+MAX_VARIANT_CHARS = 32
+MAX_SEED_BYTES = 64
+
+MAX_PLAYERS = 8
+MAX_SPECTATORS = 64
+MAX_MOVES = 5000
+"""Moves one player may make in one race; the move log never grows beyond it."""
+MAX_CARDS = 104
+MAX_PILES = 26
+MAX_FOUNDATIONS = 8
+MAX_DEAL_NUMBER = 2**31
+
+ROOM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""No I, O, 0 or 1: codes are read aloud and typed by hand."""
+ROOM_CODE_LENGTH = 6
+
+RATE_PER_S = 20
+"""Requests per second a connection may send on average (server default)."""
+RATE_BURST = 40
+"""Requests a connection may send at once before the average applies."""

@@ -1,0 +1,107 @@
+"""Values that several messages and events carry: settings, snapshots, results."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from protocol import limits
+from protocol._types import (
+    Count,
+    Digest,
+    DurationMs,
+    FinishOutcome,
+    Model,
+    MoveId,
+    MoveText,
+    Name,
+    Phase,
+    PlayerOutcome,
+    Progress,
+    RoomCode,
+    Seat,
+    SeedHex,
+    TimeMs,
+    VariantKey,
+)
+
+
+class Settings(Model):
+    """What the host chooses in the lobby. Every field has a sensible default."""
+
+    max_players: Annotated[int, Field(ge=1, le=limits.MAX_PLAYERS)] = 4
+    time_limit_s: Annotated[int, Field(ge=60, le=3600)] = 900
+    spectator_delay_s: Annotated[int, Field(ge=0, le=600)] = 0
+    """Spectators see each board this long after the player does."""
+    countdown_s: Annotated[int, Field(ge=1, le=30)] = 3
+    deal_number: Annotated[int, Field(ge=1, le=limits.MAX_DEAL_NUMBER)] | None = None
+    """A public deal for practice; ``None`` deals from a secret random seed."""
+
+
+class Limits(Model):
+    """The limits a server enforces, announced in ``welcome``."""
+
+    max_frame_bytes: int = limits.MAX_CLIENT_FRAME
+    max_name_chars: int = limits.MAX_NAME_CHARS
+    max_move_chars: int = limits.MAX_MOVE_CHARS
+    max_move_id_chars: int = limits.MAX_MOVE_ID_CHARS
+    max_moves: int = limits.MAX_MOVES
+    rate_per_s: int = limits.RATE_PER_S
+    rate_burst: int = limits.RATE_BURST
+
+
+class PlayerInfo(Model):
+    """One seat as everyone sees it."""
+
+    seat: Seat
+    name: Name
+    ready: bool
+    away: bool
+    """Left or lost the connection during a race; the seat is kept."""
+    outcome: PlayerOutcome
+    progress: Progress
+    moves: Annotated[int, Field(ge=0, le=limits.MAX_MOVES)]
+    finished_at_ms: TimeMs | None
+
+
+class RoomSnapshot(Model):
+    """The whole room at one ``seq``. The seed appears only once the race is over."""
+
+    code: RoomCode
+    variant: VariantKey
+    settings: Settings
+    phase: Phase
+    race_no: Annotated[int, Field(ge=1)]
+    host: Seat | None
+    players: Annotated[tuple[PlayerInfo, ...], Field(max_length=limits.MAX_PLAYERS)]
+    spectators: Annotated[int, Field(ge=0, le=limits.MAX_SPECTATORS)]
+    start_at_ms: TimeMs | None
+    seed_commit: Digest | None
+    seed: SeedHex | None
+
+
+class LogEntry(Model):
+    """One accepted move: its text, the server time it arrived, the client's move id."""
+
+    move: MoveText
+    at_ms: TimeMs
+    move_id: MoveId
+
+
+class PlayerResult(Model):
+    """One line of the final ranking, with the player's whole move log."""
+
+    rank: Annotated[int, Field(ge=1, le=limits.MAX_PLAYERS)]
+    seat: Seat
+    name: Name
+    outcome: FinishOutcome
+    progress: Progress
+    progress_at_ms: TimeMs
+    """When the player first reached ``progress`` cards on the foundations."""
+    moves: Count
+    finished_at_ms: TimeMs
+    """When the race ended for this player (the deadline for ``timeout``)."""
+    elapsed_ms: DurationMs
+    """Race time: ``finished_at_ms`` minus the start instant."""
+    log: Annotated[tuple[LogEntry, ...], Field(max_length=limits.MAX_MOVES)]

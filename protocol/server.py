@@ -1,0 +1,142 @@
+"""Messages a server sends: replies (echoing the request ``id``) and pushed frames."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+
+from protocol._types import (
+    DurationMs,
+    GameOutcome,
+    Model,
+    MoveId,
+    Progress,
+    RequestId,
+    RoomCode,
+    Seat,
+    Seq,
+    Text,
+    TimeMs,
+    Token,
+    Version,
+)
+from protocol.board import BoardView
+from protocol.errors import ErrorCode
+from protocol.events import RoomEvent
+from protocol.models import Limits, RoomSnapshot
+
+
+class Welcome(Model):
+    """Reply to ``hello``: the agreed version, the server clock and its limits."""
+
+    type: Literal["welcome"] = "welcome"
+    id: RequestId
+    version: int
+    server_ms: TimeMs
+    limits: Limits = Limits()
+
+
+class Error(Model):
+    """A request failed. ``id`` is ``None`` when the request id could not be read."""
+
+    type: Literal["error"] = "error"
+    id: RequestId | None
+    code: Annotated[ErrorCode, Field(strict=False)]
+    message: Text = ""
+    """Human-readable detail; for ``move/illegal`` the engine's reason."""
+    version: Version | None = None
+    """For ``move/*`` errors: the player's current game version."""
+
+
+class Joined(Model):
+    """Reply to ``create_room`` / ``join_room``. Keep ``token`` to resume later.
+
+    ``room`` includes every event up to ``seq``; events with a higher seq follow.
+    """
+
+    type: Literal["joined"] = "joined"
+    id: RequestId
+    code: RoomCode
+    seat: Seat | None
+    """``None`` for a spectator."""
+    token: Token
+    room: RoomSnapshot
+    seq: Seq
+
+
+class Ok(Model):
+    """The request with this id was done; any effects arrive as events."""
+
+    type: Literal["ok"] = "ok"
+    id: RequestId
+
+
+class MoveOk(Model):
+    """The move was applied at ``at_ms`` (server clock) and the game is now ``version``."""
+
+    type: Literal["move_ok"] = "move_ok"
+    id: RequestId
+    move_id: MoveId
+    version: Version
+    board: BoardView
+    at_ms: TimeMs
+    progress: Progress
+    outcome: GameOutcome
+
+
+class Snapshot(Model):
+    """The whole room at ``seq`` plus the caller's own game, replacing what it knew."""
+
+    type: Literal["snapshot"] = "snapshot"
+    id: RequestId | None
+    code: RoomCode
+    seat: Seat | None
+    room: RoomSnapshot
+    board: BoardView | None
+    """The caller's board while racing or finished; ``None`` in the lobby or for spectators."""
+    version: Version | None
+    seq: Seq
+
+
+class Resumed(Model):
+    """Reply to ``resume`` when the log still holds every missed event.
+
+    The events after the client's ``last_seq`` up to ``seq`` follow at once.
+    """
+
+    type: Literal["resumed"] = "resumed"
+    id: RequestId
+    code: RoomCode
+    seat: Seat | None
+    board: BoardView | None
+    version: Version | None
+    seq: Seq
+
+
+class EventFrame(Model):
+    type: Literal["event"] = "event"
+    seq: Annotated[int, Field(ge=1)]
+    event: RoomEvent
+
+
+class Pong(Model):
+    type: Literal["pong"] = "pong"
+    id: RequestId
+    server_ms: TimeMs
+
+
+class GoingAway(Model):
+    """The server is shutting down: reconnect (maybe to another server) and ``resume``."""
+
+    type: Literal["going_away"] = "going_away"
+    reconnect_in_ms: DurationMs = 0
+    message: Text = ""
+
+
+ServerMessage = Annotated[
+    Welcome | Error | Joined | Ok | MoveOk | Snapshot | Resumed | EventFrame | Pong | GoingAway,
+    Field(discriminator="type"),
+]
+
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

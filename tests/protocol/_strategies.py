@@ -1,0 +1,237 @@
+"""Hypothesis strategies for every wire message, within the protocol's limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+import protocol as p
+from engine import VARIANT_KEYS
+from protocol import limits
+
+_PRINTABLE = st.characters(exclude_categories=("C", "Zs", "Zl", "Zp"), include_characters=" ")
+
+
+def text(max_size: int) -> st.SearchStrategy[str]:
+    """Printable, not blank, 1 to ``max_size`` characters."""
+    return st.text(_PRINTABLE, min_size=1, max_size=max_size).filter(
+        lambda s: s.isprintable() and not s.isspace()
+    )
+
+
+def hex_text(min_bytes: int, max_bytes: int) -> st.SearchStrategy[str]:
+    return st.binary(min_size=min_bytes, max_size=max_bytes).map(bytes.hex)
+
+
+ids = st.integers(0, limits.MAX_REQUEST_ID)
+times = st.integers(0, 2**53)
+seqs = st.integers(1, 2**53)
+seats = st.integers(0, limits.MAX_PLAYERS - 1)
+versions = st.integers(0, limits.MAX_MOVES)
+progresses = st.integers(0, limits.MAX_CARDS)
+names = text(limits.MAX_NAME_CHARS)
+move_texts = text(limits.MAX_MOVE_CHARS)
+move_ids = text(limits.MAX_MOVE_ID_CHARS)
+variants = st.sampled_from(VARIANT_KEYS)
+codes = st.text(limits.ROOM_CODE_ALPHABET, min_size=6, max_size=6)
+tokens = st.text(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-", min_size=16, max_size=64
+)
+digests = hex_text(32, 32)
+seeds = hex_text(1, limits.MAX_SEED_BYTES)
+cards = st.builds(lambda r, s: r + s, st.sampled_from("A23456789TJQK"), st.sampled_from("cdhs"))
+piles = st.lists(cards, max_size=6).map(tuple)
+game_outcomes = st.sampled_from(["playing", "won", "stuck"])
+player_outcomes = st.sampled_from(["playing", "won", "stuck", "resigned", "timeout"])
+finish_outcomes = st.sampled_from(["won", "stuck", "resigned", "timeout"])
+
+settings = st.builds(
+    p.Settings,
+    max_players=st.integers(1, limits.MAX_PLAYERS),
+    time_limit_s=st.integers(60, 3600),
+    spectator_delay_s=st.integers(0, 600),
+    countdown_s=st.integers(1, 30),
+    deal_number=st.none() | st.integers(1, limits.MAX_DEAL_NUMBER),
+)
+boards = st.builds(
+    p.BoardView,
+    variant=variants,
+    tableau=st.lists(piles, max_size=limits.MAX_PILES).map(tuple),
+    foundations=st.lists(st.none() | cards, max_size=limits.MAX_FOUNDATIONS).map(tuple),
+    stock=st.integers(0, limits.MAX_CARDS),
+    waste=piles,
+    reserve=st.none() | cards,
+    reserve_hidden=st.integers(0, limits.MAX_CARDS),
+    passes_left=st.none() | st.integers(0, 5),
+    base_rank=st.integers(1, 13),
+    outcome=game_outcomes,
+    progress=progresses,
+    total=st.sampled_from([52, 104]),
+)
+player_infos = st.builds(
+    p.PlayerInfo,
+    seat=seats,
+    name=names,
+    ready=st.booleans(),
+    away=st.booleans(),
+    outcome=player_outcomes,
+    progress=progresses,
+    moves=versions,
+    finished_at_ms=st.none() | times,
+)
+snapshots = st.builds(
+    p.RoomSnapshot,
+    code=codes,
+    variant=variants,
+    settings=settings,
+    phase=st.sampled_from(["lobby", "countdown", "racing", "finished"]),
+    race_no=st.integers(1, 1000),
+    host=st.none() | seats,
+    players=st.lists(player_infos, max_size=limits.MAX_PLAYERS).map(tuple),
+    spectators=st.integers(0, limits.MAX_SPECTATORS),
+    start_at_ms=st.none() | times,
+    seed_commit=st.none() | digests,
+    seed=st.none() | seeds,
+)
+log_entries = st.builds(p.LogEntry, move=move_texts, at_ms=times, move_id=move_ids)
+results = st.builds(
+    p.PlayerResult,
+    rank=st.integers(1, limits.MAX_PLAYERS),
+    seat=seats,
+    name=names,
+    outcome=finish_outcomes,
+    progress=progresses,
+    progress_at_ms=times,
+    moves=versions,
+    finished_at_ms=times,
+    elapsed_ms=times,
+    log=st.lists(log_entries, max_size=5).map(tuple),
+)
+
+EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
+    p.PlayerJoined: st.builds(p.PlayerJoined, seat=seats, name=names),
+    p.PlayerLeft: st.builds(p.PlayerLeft, seat=seats, away=st.booleans()),
+    p.PlayerBack: st.builds(p.PlayerBack, seat=seats),
+    p.HostChanged: st.builds(p.HostChanged, seat=st.none() | seats),
+    p.SpectatorCount: st.builds(p.SpectatorCount, count=st.integers(0, limits.MAX_SPECTATORS)),
+    p.SettingsChanged: st.builds(p.SettingsChanged, variant=variants, settings=settings),
+    p.ReadyChanged: st.builds(p.ReadyChanged, seat=seats, ready=st.booleans()),
+    p.Countdown: st.builds(
+        p.Countdown,
+        race_no=st.integers(1, 1000),
+        starts_in_ms=times,
+        start_at_ms=times,
+        seed_commit=digests,
+    ),
+    p.RaceStarted: st.builds(
+        p.RaceStarted,
+        race_no=st.integers(1, 1000),
+        start_at_ms=times,
+        ends_at_ms=times,
+        board=boards,
+    ),
+    p.ProgressMade: st.builds(
+        p.ProgressMade, seat=seats, progress=progresses, moves=versions, outcome=player_outcomes
+    ),
+    p.PlayerFinished: st.builds(
+        p.PlayerFinished, seat=seats, outcome=finish_outcomes, at_ms=times, elapsed_ms=times
+    ),
+    p.BoardShown: st.builds(p.BoardShown, seat=seats, board=boards, version=versions, at_ms=times),
+    p.RaceOver: st.builds(
+        p.RaceOver,
+        race_no=st.integers(1, 1000),
+        start_at_ms=times,
+        ended_at_ms=times,
+        seed=seeds,
+        seed_commit=digests,
+        ranking=st.lists(results, max_size=3).map(tuple),
+    ),
+    p.Rematch: st.builds(p.Rematch, race_no=st.integers(2, 1000)),
+}
+events = st.one_of(list(EVENTS.values()))
+
+CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
+    p.Hello: st.builds(p.Hello, id=ids, version=st.integers(0, 9), client=st.text(max_size=64)),
+    p.CreateRoom: st.builds(p.CreateRoom, id=ids, variant=variants, name=names, settings=settings),
+    p.JoinRoom: st.builds(
+        p.JoinRoom,
+        id=ids,
+        code=codes,
+        name=names,
+        role=st.sampled_from(["player", "spectator"]),
+    ),
+    p.Resume: st.builds(p.Resume, id=ids, token=tokens, last_seq=st.integers(0, 2**53)),
+    p.Leave: st.builds(p.Leave, id=ids),
+    p.SetSettings: st.builds(p.SetSettings, id=ids, variant=variants, settings=settings),
+    p.Ready: st.builds(p.Ready, id=ids, ready=st.booleans()),
+    p.MakeMove: st.builds(
+        p.MakeMove, id=ids, move=move_texts, move_id=move_ids, expected_version=versions
+    ),
+    p.Resign: st.builds(p.Resign, id=ids),
+    p.RequestRematch: st.builds(p.RequestRematch, id=ids),
+    p.Sync: st.builds(p.Sync, id=ids),
+    p.Ping: st.builds(p.Ping, id=ids),
+}
+
+SERVER: dict[type[BaseModel], st.SearchStrategy[Any]] = {
+    p.Welcome: st.builds(
+        p.Welcome,
+        id=ids,
+        version=st.integers(0, 9),
+        server_ms=times,
+        limits=st.builds(p.Limits, max_moves=versions),
+    ),
+    p.Error: st.builds(
+        p.Error,
+        id=st.none() | ids,
+        code=st.sampled_from(p.ErrorCode),
+        message=st.text(max_size=limits.MAX_MESSAGE_CHARS),
+        version=st.none() | versions,
+    ),
+    p.Joined: st.builds(
+        p.Joined,
+        id=ids,
+        code=codes,
+        seat=st.none() | seats,
+        token=tokens,
+        room=snapshots,
+        seq=st.integers(0, 2**53),
+    ),
+    p.Ok: st.builds(p.Ok, id=ids),
+    p.MoveOk: st.builds(
+        p.MoveOk,
+        id=ids,
+        move_id=move_ids,
+        version=versions,
+        board=boards,
+        at_ms=times,
+        progress=progresses,
+        outcome=game_outcomes,
+    ),
+    p.Snapshot: st.builds(
+        p.Snapshot,
+        id=st.none() | ids,
+        code=codes,
+        seat=st.none() | seats,
+        room=snapshots,
+        board=st.none() | boards,
+        version=st.none() | versions,
+        seq=st.integers(0, 2**53),
+    ),
+    p.Resumed: st.builds(
+        p.Resumed,
+        id=ids,
+        code=codes,
+        seat=st.none() | seats,
+        board=st.none() | boards,
+        version=st.none() | versions,
+        seq=st.integers(0, 2**53),
+    ),
+    p.EventFrame: st.builds(p.EventFrame, seq=seqs, event=events),
+    p.Pong: st.builds(p.Pong, id=ids, server_ms=times),
+    p.GoingAway: st.builds(
+        p.GoingAway, reconnect_in_ms=times, message=st.text(max_size=limits.MAX_MESSAGE_CHARS)
+    ),
+}
