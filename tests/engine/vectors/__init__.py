@@ -1,0 +1,1 @@
+"""Golden vectors that pin the deal algorithm and the rules."""
