@@ -1,0 +1,134 @@
+"""Move notation: the text players type and the wire carries must read back unchanged."""
+
+import pytest
+
+from engine.errors import EngineError, InvalidMove
+from engine.moves import Move
+
+CANONICAL = [
+    "t3 t7",
+    "t3:2 t7",
+    "t1:13 t10",
+    "t3 f",
+    "t3 f5",
+    "t26 f8",
+    "w t1",
+    "w f",
+    "w f2",
+    "r t1",
+    "r f",
+    "r f8",
+    "draw",
+    "recycle",
+    "deal",
+    "redeal",
+]
+
+
+@pytest.mark.parametrize("text", CANONICAL)
+def test_canonical_text_reads_back_unchanged(text: str) -> None:
+    assert Move.parse(text).format() == text
+    assert str(Move.parse(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("t3 t7", Move("move", "t", 2, None, "t", 6)),
+        ("t3:2 t7", Move("move", "t", 2, 2, "t", 6)),
+        ("t3 f", Move("move", "t", 2, None, "f", None)),
+        ("t3 f5", Move("move", "t", 2, None, "f", 4)),
+        ("w t1", Move("move", "w", 0, None, "t", 0)),
+        ("r f", Move("move", "r", 0, None, "f", None)),
+        ("draw", Move("draw")),
+        ("recycle", Move("recycle")),
+        ("deal", Move("deal")),
+        ("redeal", Move("redeal")),
+    ],
+)
+def test_text_numbers_piles_from_one_and_fields_from_zero(text: str, move: Move) -> None:
+    assert Move.parse(text) == move
+    assert move.format() == text
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        Move("move", "t", 0, 1, "t", 1),
+        Move("move", "t", 25, None, "f", 7),
+        Move("move", "w", 0, None, "f", None),
+        Move("move", "r", 0, None, "t", 5),
+        Move("move", "t", 98, 104, "t", 98),
+        Move("draw"),
+    ],
+)
+def test_move_survives_format_then_parse(move: Move) -> None:
+    assert Move.parse(move.format()) == move
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [("  T3   T7 ", "t3 t7"), ("W F2", "w f2"), ("DRAW", "draw"), (" Redeal ", "redeal")],
+)
+def test_parse_accepts_extra_spaces_and_upper_case(text: str, canonical: str) -> None:
+    assert Move.parse(text).format() == canonical
+
+
+def test_moves_are_values() -> None:
+    assert Move.parse("t1 t2") == Move.parse("t1  t2")
+    assert hash(Move.parse("t1 t2")) == hash(Move("move", "t", 0, None, "t", 1))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "t1",
+        "t1 t2 t3",
+        "shuffle",
+        "draw 3",
+        "t0 t1",
+        "t1 t0",
+        "t100 t1",
+        "t1 f100",
+        "tx t1",
+        "t t1",
+        "t1 t",
+        "t1 f0",
+        "t-1 t2",
+        "t1:0 t2",
+        "t1:105 t2",
+        "t1:a t2",
+        "t1: t2",
+        "t1 w",
+        "t1 r",
+        "w r",
+        "f1 t2",
+        "f t1",
+        "s t1",
+        "t1 x",
+        "w:2 t1",
+    ],
+)
+def test_malformed_text_raises_invalid_move(text: str) -> None:
+    with pytest.raises(InvalidMove) as info:
+        Move.parse(text)
+    assert str(info.value).strip()
+
+
+def test_foundation_cards_cannot_even_be_named_as_a_source() -> None:
+    """Cards on a foundation never move again, so no move text starts from one."""
+    for text in ("f1 t1", "f1 f2", "f t1"):
+        with pytest.raises(InvalidMove):
+            Move.parse(text)
+
+
+def test_nothing_can_be_named_onto_the_reserve_or_waste() -> None:
+    for text in ("t1 r", "w r", "r r", "t1 w", "r w"):
+        with pytest.raises(InvalidMove):
+            Move.parse(text)
+
+
+def test_invalid_move_is_an_engine_error() -> None:
+    assert issubclass(InvalidMove, EngineError)
