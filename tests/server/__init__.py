@@ -1,0 +1,1 @@
+"""Tests of the race server: store, embedded Valkey, rooms, sessions."""

@@ -1,0 +1,90 @@
+"""The embedded Valkey: it answers, keeps data across restarts, and leaves no process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+
+from server.embedded import EmbeddedValkey
+
+
+def server_pid(url: str) -> int:
+    with redis.Redis.from_url(url) as client:
+        pid: int = client.info("server")["process_id"]
+        return pid
+
+
+def is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_serves_with_an_append_only_file(private_valkey: EmbeddedValkey) -> None:
+    with redis.Redis.from_url(private_valkey.url) as client:
+        assert client.ping()
+        assert client.config_get("appendonly") == {"appendonly": "yes"}
+        assert client.config_get("appendfsync") == {"appendfsync": "everysec"}
+        assert client.config_get("dir")["dir"] == str(private_valkey.data_dir.resolve())
+
+
+def test_stop_ends_the_process_and_is_repeatable(tmp_path: Path) -> None:
+    valkey = EmbeddedValkey(tmp_path)
+    pid = server_pid(valkey.start())
+    assert valkey.running
+    valkey.stop()
+    valkey.stop()
+    assert not valkey.running
+    assert not is_alive(pid)
+
+
+def test_data_survives_a_restart(tmp_path: Path) -> None:
+    valkey = EmbeddedValkey(tmp_path)
+    url = valkey.start()
+    with redis.Redis.from_url(url) as client:
+        client.set("room", b"kept")
+    valkey.stop()
+    assert valkey.start() == url
+    with redis.Redis.from_url(url) as client:
+        assert client.get("room") == b"kept"
+    valkey.stop()
+
+    again = EmbeddedValkey(tmp_path)
+    with redis.Redis.from_url(again.start()) as client:
+        assert client.get("room") == b"kept"
+    again.stop()
+
+
+async def test_async_context_stops_on_error(tmp_path: Path) -> None:
+    pid = 0
+    with pytest.raises(RuntimeError, match="boom"):
+        async with EmbeddedValkey(tmp_path) as valkey:
+            pid = server_pid(valkey.url)
+            raise RuntimeError("boom")
+    assert pid
+    assert not is_alive(pid)
+
+
+def test_interpreter_exit_without_stop_leaves_no_process(tmp_path: Path) -> None:
+    script = (
+        "import sys, redis\n"
+        "from server.embedded import EmbeddedValkey\n"
+        "url = EmbeddedValkey(__import__('pathlib').Path(sys.argv[1])).start()\n"
+        "print(redis.Redis.from_url(url).info('server')['process_id'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=Path(__file__).parents[2],
+    )
+    assert not is_alive(int(done.stdout))
