@@ -1,0 +1,184 @@
+"""The live event feed of the rooms one server process has sockets in.
+
+Theory of operation: one reader task owns a Redis pub/sub connection subscribed to
+the channel of every watched room, and remembers the last seq it delivered per room.
+Published payloads carry their seq, so the reader drops what it already delivered and,
+when a seq jumps ahead, fills the hole from the room's stream. Every subscribe
+confirmation also triggers such a catch-up: that covers events committed between the
+caller's snapshot and the subscription, and everything missed while Redis was away
+(redis-py resubscribes on reconnect; when it gives up, the reader opens a fresh
+connection with backoff and subscribes again). If the stream was trimmed past what
+is missing, the reader yields a `RoomGap` and carries on from the room's current seq.
+Any other failure of the reader is logged and handled like a lost connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from redis.asyncio.client import PubSub
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+if TYPE_CHECKING:
+    from server.store import Store
+
+_log = logging.getLogger(__name__)
+_LINK_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError)
+_FIRST_DELAY_S = 0.05
+_MAX_DELAY_S = 2.0
+_PAGE = 500
+
+
+class RoomEvent(NamedTuple):
+    """A committed event of a watched room, in seq order per room."""
+
+    code: str
+    seq: int
+    body: bytes
+
+
+class RoomGap(NamedTuple):
+    """Events of the room were lost to stream trimming: send its clients a fresh snapshot.
+
+    Events go on from the room's seq at the time of the gap, so some may be at or
+    below the snapshot's seq: a socket takes only events above the seq it has seen.
+    """
+
+    code: str
+
+
+class RoomFeed:
+    """Yields `RoomEvent` and `RoomGap` items for the watched rooms; see the module doc."""
+
+    def __init__(self, store: Store, channel_prefix: str) -> None:
+        self._store = store
+        self._channel_prefix = channel_prefix
+        self._last: dict[str, int] = {}
+        self._items: asyncio.Queue[RoomEvent | RoomGap] = asyncio.Queue()
+        self._pubsub: PubSub | None = None
+        self._lock = asyncio.Lock()
+        self._task = asyncio.create_task(self._run())
+
+    @property
+    def rooms(self) -> frozenset[str]:
+        """Codes of the rooms being watched."""
+        return frozenset(self._last)
+
+    async def watch(self, code: str, after_seq: int) -> None:
+        """Deliver the room's events after `after_seq` (the seq of the caller's snapshot).
+
+        Watching a room that is already watched changes nothing.
+        """
+        if code in self._last:
+            return
+        self._last[code] = after_seq
+        async with self._lock:
+            if self._pubsub is not None:
+                with contextlib.suppress(*_LINK_ERRORS):
+                    await self._pubsub.subscribe(self._channel_prefix + code)
+
+    async def unwatch(self, code: str) -> None:
+        """Stop delivering the room's events (items already queued still come out)."""
+        if self._last.pop(code, None) is None:
+            return
+        async with self._lock:
+            if self._pubsub is not None:
+                with contextlib.suppress(*_LINK_ERRORS):
+                    await self._pubsub.unsubscribe(self._channel_prefix + code)
+
+    async def get(self) -> RoomEvent | RoomGap:
+        """The next item, waiting for one."""
+        return await self._items.get()
+
+    def __aiter__(self) -> RoomFeed:
+        return self
+
+    async def __anext__(self) -> RoomEvent | RoomGap:
+        return await self._items.get()
+
+    async def close(self) -> None:
+        """Stop the reader and drop the pub/sub connection."""
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        await self._disconnect()
+
+    async def _run(self) -> None:
+        delay = _FIRST_DELAY_S
+        while True:
+            try:
+                await self._connect()
+                delay = _FIRST_DELAY_S
+                await self._pump()
+            except Exception as error:
+                if not isinstance(error, _LINK_ERRORS):
+                    _log.exception("room feed reader failed; reconnecting")
+                await self._disconnect()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, _MAX_DELAY_S)
+
+    async def _connect(self) -> None:
+        async with self._lock:
+            self._pubsub = self._store.pubsub()
+            await self._pubsub.connect()  # type: ignore[no-untyped-call]
+            if self._last:
+                await self._pubsub.subscribe(*(self._channel_prefix + c for c in self._last))
+
+    async def _disconnect(self) -> None:
+        async with self._lock:
+            pubsub, self._pubsub = self._pubsub, None
+            if pubsub is not None:
+                with contextlib.suppress(*_LINK_ERRORS):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _pump(self) -> None:
+        while self._pubsub is not None:
+            message = await self._pubsub.get_message(timeout=None)
+            if message is not None:
+                await self._handle(message)
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        if message["type"] not in ("subscribe", "message"):
+            return
+        code = message["channel"].decode().removeprefix(self._channel_prefix)
+        if code not in self._last:
+            return
+        if message["type"] == "subscribe":
+            await self._catch_up(code)
+        elif message["type"] == "message":
+            head, _, body = message["data"].partition(b"\n")
+            await self._deliver(code, int(head), body)
+
+    async def _deliver(self, code: str, seq: int, body: bytes) -> None:
+        last = self._last[code]
+        if seq == last + 1:
+            self._push(code, seq, body)
+        elif seq > last + 1:
+            await self._catch_up(code)
+
+    def _push(self, code: str, seq: int, body: bytes) -> None:
+        if self._last.get(code, seq) < seq:
+            self._last[code] = seq
+            self._items.put_nowait(RoomEvent(code, seq, body))
+
+    async def _catch_up(self, code: str) -> None:
+        """Deliver what the room's stream holds after the last delivered seq."""
+        while code in self._last:
+            events = await self._store.events_since(code, self._last[code], limit=_PAGE)
+            if events is None:
+                await self._report_gap(code)
+                return
+            for seq, body in events:
+                self._push(code, seq, body)
+            if len(events) < _PAGE:
+                return
+
+    async def _report_gap(self, code: str) -> None:
+        record = await self._store.load_room(code)
+        if code in self._last and record is not None:
+            self._last[code] = record.seq
+        self._items.put_nowait(RoomGap(code))

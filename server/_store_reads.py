@@ -1,0 +1,95 @@
+"""The store's reads: plain commands, no scripts (a read needs no guard)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+from redis.asyncio import Redis
+
+from server._store_types import LoggedMove, PlayerRecord, RoomKeys, RoomRecord, TokenBinding
+
+_PLAYER_FIELDS = ("state", "version", "progress", "progress_at_ms", "outcome", "finished_at_ms")
+
+
+class StoreReads:
+    """Read half of `server.store.Store`: one connection pool, one key prefix."""
+
+    def __init__(self, client: Redis, prefix: str) -> None:
+        self._client = client
+        self._prefix = prefix
+
+    async def load_room(self, code: str) -> RoomRecord | None:
+        values: list[Any] = await self._client.hmget(
+            self._keys(code).room, ["body", "version", "seq"]
+        )
+        body, version, seq = values
+        if body is None:
+            return None
+        return RoomRecord(body, int(version), int(seq))
+
+    async def load_player(self, code: str, seat: int) -> PlayerRecord | None:
+        values: list[Any] = await self._client.hmget(self._keys(code).player(seat), _PLAYER_FIELDS)
+        state, version, progress, progress_at_ms, outcome, finished_at_ms = values
+        if state is None:
+            return None
+        return PlayerRecord(
+            state=state,
+            version=int(version),
+            progress=int(progress),
+            progress_at_ms=int(progress_at_ms),
+            outcome=outcome.decode(),
+            finished_at_ms=None if finished_at_ms is None else int(finished_at_ms),
+        )
+
+    async def move_log(self, code: str, seat: int) -> list[LoggedMove]:
+        entries: list[Any] = await self._client.lrange(self._keys(code).log(seat), 0, -1)
+        return [LoggedMove(*msgpack.unpackb(entry)) for entry in entries]
+
+    async def events_since(
+        self, code: str, after_seq: int, limit: int = 1000
+    ) -> list[tuple[int, bytes]] | None:
+        """The room's events after `after_seq`, oldest first, at most `limit` of them.
+
+        None when they can no longer all be replayed (the stream was trimmed past
+        `after_seq`, the room is gone, or `after_seq` is ahead of the room): the caller
+        sends a snapshot instead.
+        """
+        keys = self._keys(code)
+        pipe = self._client.pipeline(transaction=True)
+        pipe.hget(keys.room, "seq")
+        pipe.xrange(keys.events, min=f"{after_seq + 1}-0", max="+", count=limit)
+        room_seq, entries = await pipe.execute()
+        if room_seq is None or after_seq > int(room_seq):
+            return None
+        events = [(int(entry_id.split(b"-")[0]), fields[b"e"]) for entry_id, fields in entries]
+        if after_seq < int(room_seq) and (not events or events[0][0] != after_seq + 1):
+            return None
+        return events
+
+    async def find_token(self, token_hash: str) -> TokenBinding | None:
+        value: Any = await self._client.get(self._token_key(token_hash))
+        if value is None:
+            return None
+        code, seat = value.decode().split(" ")
+        return TokenBinding(code, None if seat == "-" else int(seat))
+
+    async def room_count(self) -> int:
+        """Rooms that still exist (drops the codes of expired rooms from the set)."""
+        live_key = self._prefix + "rooms"
+        members: set[Any] = await self._client.smembers(live_key)
+        codes = [code.decode() for code in members]
+        pipe = self._client.pipeline(transaction=False)
+        for code in codes:
+            pipe.exists(self._keys(code).room)
+        alive = await pipe.execute()
+        gone = [code for code, exists in zip(codes, alive, strict=True) if not exists]
+        if gone:
+            await self._client.srem(live_key, *gone)
+        return len(codes) - len(gone)
+
+    def _keys(self, code: str) -> RoomKeys:
+        return RoomKeys(self._prefix, code)
+
+    def _token_key(self, token_hash: str) -> str:
+        return f"{self._prefix}token:{token_hash}"

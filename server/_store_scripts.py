@@ -1,0 +1,113 @@
+"""Runs the store's Lua scripts by SHA, grouping concurrent calls into one round trip.
+
+Group commit: a call queues itself and, if it is the first in the queue, schedules a
+flush task. The task's first step runs on the next event-loop iteration, so every call
+made during the current iteration rides in the same pipeline of EVALSHAs. Scripts are
+loaded once at connect; a NOSCRIPT reply (the server restarted or flushed its script
+cache) means that call did not run, so the runner loads the scripts again and resends
+only those calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import NoScriptError
+from redis.typing import EncodableT
+
+
+@dataclass(frozen=True)
+class Script:
+    """A Lua source and its SHA1, which is how the server names a loaded script."""
+
+    source: str
+    sha: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
+
+
+@dataclass
+class _Call:
+    script: Script
+    keys: Sequence[str]
+    args: Sequence[EncodableT]
+    future: asyncio.Future[Any]
+
+
+class ScriptRunner:
+    """Sends script calls, alone or grouped per loop iteration, and counts round trips."""
+
+    def __init__(self, client: Redis, *, group: bool) -> None:
+        self._client = client
+        self._group = group
+        self._queue: list[_Call] = []
+        self._flushes: set[asyncio.Task[None]] = set()
+        self.round_trips = 0
+        self.calls = 0
+
+    async def load(self, scripts: Iterable[Script]) -> None:
+        """Load scripts into the server's cache in one round trip."""
+        pipe = self._client.pipeline(transaction=False)
+        for script in scripts:
+            pipe.script_load(script.source)
+        await pipe.execute()
+        self.round_trips += 1
+
+    async def run(self, script: Script, keys: Sequence[str], args: Sequence[EncodableT]) -> Any:
+        """Run one script call and return its reply; server errors are raised."""
+        call = _Call(script, keys, args, asyncio.get_running_loop().create_future())
+        self.calls += 1
+        if not self._group:
+            await self._send([call])
+            return await call.future
+        self._queue.append(call)
+        if len(self._queue) == 1:
+            task = asyncio.create_task(self._flush())
+            self._flushes.add(task)
+            task.add_done_callback(self._flushes.discard)
+        return await call.future
+
+    async def drain(self) -> None:
+        """Wait for the flushes in flight, so no caller is left without a reply."""
+        while self._flushes:
+            await asyncio.gather(*self._flushes)
+
+    async def _flush(self) -> None:
+        calls, self._queue = self._queue, []
+        await self._send(calls)
+
+    async def _send(self, calls: list[_Call]) -> None:
+        try:
+            missing = await self._execute(calls, retry_missing=True)
+            if missing:
+                await self.load({call.script for call in missing})
+                await self._execute(missing, retry_missing=False)
+        except Exception as error:
+            for call in calls:
+                if not call.future.done():
+                    call.future.set_exception(error)
+
+    async def _execute(self, calls: list[_Call], *, retry_missing: bool) -> list[_Call]:
+        """Send one pipeline; settle every call but those to retry after NOSCRIPT."""
+        pipe = self._client.pipeline(transaction=False)
+        for call in calls:
+            pipe.evalsha(call.script.sha, len(call.keys), *call.keys, *call.args)
+        replies = await pipe.execute(raise_on_error=False)
+        self.round_trips += 1
+        missing: list[_Call] = []
+        for call, reply in zip(calls, replies, strict=True):
+            if isinstance(reply, NoScriptError) and retry_missing:
+                missing.append(call)
+            elif call.future.done():
+                continue
+            elif isinstance(reply, Exception):
+                call.future.set_exception(reply)
+            else:
+                call.future.set_result(reply)
+        return missing
