@@ -1,0 +1,85 @@
+"""How each player stands: their line in a room snapshot and in the final ranking.
+
+Ranking: winners first, by finish time. Everyone else follows by cards on the
+foundations (more is better), then by the server time that count was first
+reached (earlier is better). The seat number breaks exact ties, so the order is
+total and every process computes the same one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from protocol import LogEntry, PlayerInfo, PlayerResult
+
+if TYPE_CHECKING:
+    from server.room import Player
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """What a player's game record says (it is stored apart from the room)."""
+
+    progress: int = 0
+    """Cards on the foundations."""
+    progress_at_ms: int = 0
+    """Server time the current ``progress`` count was first reached."""
+    moves: int = 0
+    log: tuple[LogEntry, ...] = ()
+
+
+def _order(entry: tuple[Player, PlayerStats]) -> tuple[int, int, int, int]:
+    player, stats = entry
+    if player.outcome == "won":
+        return (0, player.finished_at_ms or 0, 0, player.seat)
+    return (1, -stats.progress, stats.progress_at_ms, player.seat)
+
+
+def rank(
+    players: Iterable[Player], stats: Mapping[int, PlayerStats]
+) -> list[tuple[Player, PlayerStats]]:
+    """Best first; a player without stats has none yet."""
+    return sorted(((p, stats.get(p.seat, PlayerStats())) for p in players), key=_order)
+
+
+def race_results(
+    players: Iterable[Player], stats: Mapping[int, PlayerStats], start_at_ms: int
+) -> tuple[PlayerResult, ...]:
+    """The final ranking as it goes on the wire, with every move log."""
+    return tuple(
+        _result(place, player, player_stats, start_at_ms)
+        for place, (player, player_stats) in enumerate(rank(players, stats), start=1)
+    )
+
+
+def player_info(player: Player, stats: PlayerStats) -> PlayerInfo:
+    """One seat's line in a room snapshot."""
+    return PlayerInfo(
+        seat=player.seat,
+        name=player.name,
+        ready=player.ready,
+        away=player.away,
+        outcome=player.outcome,
+        progress=stats.progress,
+        moves=stats.moves,
+        finished_at_ms=player.finished_at_ms,
+    )
+
+
+def _result(place: int, player: Player, stats: PlayerStats, start_at_ms: int) -> PlayerResult:
+    if player.outcome == "playing" or player.finished_at_ms is None:
+        raise ValueError(f"seat {player.seat} is still racing")
+    return PlayerResult(
+        rank=place,
+        seat=player.seat,
+        name=player.name,
+        outcome=player.outcome,
+        progress=stats.progress,
+        progress_at_ms=stats.progress_at_ms,
+        moves=stats.moves,
+        finished_at_ms=player.finished_at_ms,
+        elapsed_ms=player.finished_at_ms - start_at_ms,
+        log=stats.log,
+    )

@@ -1,0 +1,380 @@
+"""The race lifecycle of one room, as pure functions over an immutable `Room`.
+
+Theory of operation: every function takes the room (and ``now_ms`` where time
+matters) and returns a `Transition`, the new room plus the event bodies to
+publish, in order. Nothing here reads a clock, draws randomness or does I/O:
+the server supplies room codes, secrets and the time, then saves the new room
+and publishes its events in one atomic step. A refused request raises
+`RoomError` carrying the wire `ErrorCode` to answer with.
+
+Phases: ``lobby`` -> ``countdown`` (every seated player ready) -> ``racing``
+(`start` once ``start_at_ms`` is reached) -> ``finished`` (`finish_race` once
+every player is done, or `expire` has timed the rest out) -> ``lobby`` again on
+`rematch`. The seed stays in the room; events carry only its commit until
+``race_over`` reveals it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Literal, NamedTuple
+
+import msgpack
+from pydantic import TypeAdapter
+
+import engine
+from protocol import BoardView, ErrorCode, Phase, PlayerOutcome, Role, RoomEvent, events
+from protocol.limits import MAX_SPECTATORS
+from protocol.models import RoomSnapshot, Settings
+from server._ranking import PlayerStats, player_info, race_results
+
+__all__ = [
+    "Player",
+    "PlayerStats",
+    "Room",
+    "RoomError",
+    "Transition",
+    "check_move",
+    "come_back",
+    "create",
+    "deadline",
+    "expire",
+    "finish_race",
+    "from_bytes",
+    "is_over",
+    "join",
+    "leave",
+    "player_finished",
+    "rematch",
+    "set_ready",
+    "set_settings",
+    "snapshot",
+    "start",
+    "to_bytes",
+]
+
+
+class RoomError(Exception):
+    """A request the room refuses; ``code`` is what the client is told."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    seat: int
+    name: str
+    ready: bool = False
+    away: bool = False
+    """Left during a race; the seat is kept until the rematch."""
+    outcome: PlayerOutcome = "playing"
+    finished_at_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    code: str
+    variant: str
+    settings: Settings
+    secret: bytes
+    """Random bytes from the caller; the seed unless a public deal number is set."""
+    host: int | None = None
+    players: tuple[Player, ...] = ()
+    """Sorted by seat; seat numbers may have gaps."""
+    spectators: int = 0
+    phase: Phase = "lobby"
+    race_no: int = 1
+    start_at_ms: int | None = None
+
+    @property
+    def seed(self) -> bytes:
+        if self.settings.deal_number is not None:
+            return b"deal:%d" % self.settings.deal_number
+        return self.secret
+
+    @property
+    def seed_commit(self) -> str:
+        return hashlib.sha256(self.seed).hexdigest()
+
+    def player(self, seat: int) -> Player:
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, f"no player in seat {seat}")
+
+
+_RECORD = TypeAdapter(Room)
+
+
+class Transition(NamedTuple):
+    room: Room
+    events: tuple[RoomEvent, ...] = ()
+
+
+def create(code: str, variant: str, settings: Settings, name: str, secret: bytes) -> Transition:
+    """A new room in the lobby with its creator in seat 0 as host."""
+    room = Room(code, variant, settings, secret, host=0, players=(Player(0, name),))
+    return Transition(room, (events.PlayerJoined(seat=0, name=name),))
+
+
+def join(room: Room, name: str, role: Role) -> tuple[int | None, Transition]:
+    """Seat a player (lobby only, lowest free seat) or count a spectator (any phase)."""
+    if role == "spectator":
+        if room.spectators >= MAX_SPECTATORS:
+            raise RoomError(ErrorCode.ROOM_FULL, "no room for more spectators")
+        room = replace(room, spectators=room.spectators + 1)
+        return None, Transition(room, (events.SpectatorCount(count=room.spectators),))
+    _require_phase(room, "lobby")
+    taken = {player.seat for player in room.players}
+    free = [seat for seat in range(room.settings.max_players) if seat not in taken]
+    if not free:
+        raise RoomError(ErrorCode.ROOM_FULL, "every seat is taken")
+    players = tuple(sorted((*room.players, Player(free[0], name)), key=lambda p: p.seat))
+    room, host_events = _hand_over(replace(room, players=players))
+    return free[0], Transition(room, (events.PlayerJoined(seat=free[0], name=name), *host_events))
+
+
+def leave(room: Room, seat: int | None, now_ms: int) -> Transition:
+    """In the lobby the seat is freed; later it is kept and the player marked away.
+
+    ``seat`` ``None`` is a spectator leaving.
+    """
+    if seat is None:
+        if room.spectators == 0:
+            raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "no spectator to leave")
+        room = replace(room, spectators=room.spectators - 1)
+        return Transition(room, (events.SpectatorCount(count=room.spectators),))
+    player = room.player(seat)
+    away = room.phase != "lobby"
+    if not away:
+        room = replace(room, players=tuple(p for p in room.players if p.seat != seat))
+    elif player.away:
+        return Transition(room)
+    else:
+        room = _put(room, replace(player, away=True))
+    room, host_events = _hand_over(room)
+    room, countdown = _countdown_if_ready(room, now_ms)
+    return Transition(room, (events.PlayerLeft(seat=seat, away=away), *host_events, *countdown))
+
+
+def come_back(room: Room, seat: int) -> Transition:
+    """An away player resumed; they take the host role if nobody holds it."""
+    player = room.player(seat)
+    if not player.away:
+        return Transition(room)
+    room, host_events = _hand_over(_put(room, replace(player, away=False)))
+    return Transition(room, (events.PlayerBack(seat=seat), *host_events))
+
+
+def set_settings(room: Room, seat: int, variant: str, settings: Settings) -> Transition:
+    """Host only, lobby only. Clears every ready flag so players agree to the change."""
+    _require_host(room, seat)
+    _require_phase(room, "lobby")
+    if any(player.seat >= settings.max_players for player in room.players):
+        raise RoomError(ErrorCode.ROOM_BAD_SETTINGS, "a seated player has a seat beyond max")
+    players = tuple(replace(player, ready=False) for player in room.players)
+    room = replace(room, variant=variant, settings=settings, players=players)
+    return Transition(room, (events.SettingsChanged(variant=variant, settings=settings),))
+
+
+def set_ready(room: Room, seat: int, ready: bool, now_ms: int) -> Transition:
+    """Lobby only. When every seated player is ready the countdown starts."""
+    _require_phase(room, "lobby")
+    player = room.player(seat)
+    if player.ready == ready:
+        return Transition(room)
+    room, countdown = _countdown_if_ready(_put(room, replace(player, ready=ready)), now_ms)
+    return Transition(room, (events.ReadyChanged(seat=seat, ready=ready), *countdown))
+
+
+def deadline(room: Room) -> int | None:
+    """When the server must next call `start` or `expire`; ``None`` if no timer runs."""
+    if room.phase == "countdown":
+        return room.start_at_ms
+    if room.phase == "racing":
+        return _window(room)[1]
+    return None
+
+
+def start(room: Room, now_ms: int) -> Transition:
+    """Start the race once the countdown is over; otherwise change nothing."""
+    if room.phase != "countdown" or room.start_at_ms is None or now_ms < room.start_at_ms:
+        return Transition(room)
+    room = replace(room, phase="racing")
+    start_at, ends_at = _window(room)
+    board = BoardView.from_engine(engine.view(engine.new_game(room.variant, room.seed)))
+    started = events.RaceStarted(
+        race_no=room.race_no, start_at_ms=start_at, ends_at_ms=ends_at, board=board
+    )
+    return Transition(room, (started,))
+
+
+def check_move(room: Room, seat: int | None, now_ms: int) -> Player:
+    """The player, if they may still play now; `RoomError` with the move/* code if not."""
+    if seat is None:
+        raise RoomError(ErrorCode.MOVE_SPECTATOR, "spectators cannot play")
+    _, ends_at = _window(room)
+    if now_ms >= ends_at:
+        raise RoomError(ErrorCode.MOVE_NOT_RACING, "the time limit has passed")
+    player = room.player(seat)
+    if player.outcome != "playing":
+        raise RoomError(ErrorCode.MOVE_FINISHED, f"your race is over ({player.outcome})")
+    return player
+
+
+def player_finished(
+    room: Room, seat: int, outcome: Literal["won", "stuck", "resigned"], now_ms: int
+) -> Transition:
+    """A player won, got stuck or resigned at ``now_ms``."""
+    player = check_move(room, seat, now_ms)
+    start_at, _ = _window(room)
+    room = _put(room, replace(player, outcome=outcome, finished_at_ms=now_ms))
+    finished = events.PlayerFinished(
+        seat=seat, outcome=outcome, at_ms=now_ms, elapsed_ms=now_ms - start_at
+    )
+    return Transition(room, (finished,))
+
+
+def expire(room: Room, now_ms: int) -> Transition:
+    """Time every player still playing out once the time limit is reached."""
+    if room.phase != "racing":
+        return Transition(room)
+    start_at, ends_at = _window(room)
+    if now_ms < ends_at:
+        return Transition(room)
+    late = [player for player in room.players if player.outcome == "playing"]
+    for player in late:
+        room = _put(room, replace(player, outcome="timeout", finished_at_ms=ends_at))
+    timed_out = tuple(
+        events.PlayerFinished(
+            seat=p.seat, outcome="timeout", at_ms=ends_at, elapsed_ms=ends_at - start_at
+        )
+        for p in late
+    )
+    return Transition(room, timed_out)
+
+
+def is_over(room: Room) -> bool:
+    """Racing, and nobody is still playing: time for `finish_race`."""
+    return room.phase == "racing" and all(p.outcome != "playing" for p in room.players)
+
+
+def finish_race(room: Room, stats: Mapping[int, PlayerStats], now_ms: int) -> Transition:
+    """End the race: rank the players and reveal the seed. ``stats`` maps seat to record."""
+    if not is_over(room):
+        raise RoomError(ErrorCode.ROOM_WRONG_PHASE, "the race is not over")
+    start_at, _ = _window(room)
+    over = events.RaceOver(
+        race_no=room.race_no,
+        start_at_ms=start_at,
+        ended_at_ms=now_ms,
+        seed=room.seed.hex(),
+        seed_commit=room.seed_commit,
+        ranking=race_results(room.players, stats, start_at),
+    )
+    return Transition(replace(room, phase="finished"), (over,))
+
+
+def rematch(room: Room, seat: int, secret: bytes) -> Transition:
+    """Host only, after a race: back to the lobby with a new secret, nobody ready.
+
+    Players who left during the race lose their seats now.
+    """
+    _require_host(room, seat)
+    _require_phase(room, "finished")
+    gone = [player.seat for player in room.players if player.away]
+    players = tuple(Player(p.seat, p.name) for p in room.players if not p.away)
+    room = replace(
+        room,
+        secret=secret,
+        players=players,
+        phase="lobby",
+        race_no=room.race_no + 1,
+        start_at_ms=None,
+    )
+    left = (events.PlayerLeft(seat=s, away=False) for s in gone)
+    return Transition(room, (events.Rematch(race_no=room.race_no), *left))
+
+
+def snapshot(room: Room, stats: Mapping[int, PlayerStats]) -> RoomSnapshot:
+    """The room as clients see it; ``stats`` maps seat to game record (missing: none yet)."""
+    started = room.phase != "lobby"
+    return RoomSnapshot(
+        code=room.code,
+        variant=room.variant,
+        settings=room.settings,
+        phase=room.phase,
+        race_no=room.race_no,
+        host=room.host,
+        players=tuple(player_info(p, stats.get(p.seat, PlayerStats())) for p in room.players),
+        spectators=room.spectators,
+        start_at_ms=room.start_at_ms,
+        seed_commit=room.seed_commit if started else None,
+        seed=room.seed.hex() if room.phase == "finished" else None,
+    )
+
+
+def to_bytes(room: Room) -> bytes:
+    """Storage form (msgpack); `from_bytes` gives back an equal room."""
+    data: bytes = msgpack.packb(_RECORD.dump_python(room))
+    return data
+
+
+def from_bytes(data: bytes) -> Room:
+    """The room stored by `to_bytes`; `ValueError` for anything else."""
+    try:
+        return _RECORD.validate_python(msgpack.unpackb(data))
+    except (ValueError, msgpack.UnpackException) as exc:
+        raise ValueError(f"not a room record: {exc}") from exc
+
+
+def _require_phase(room: Room, phase: Phase) -> None:
+    if room.phase != phase:
+        raise RoomError(ErrorCode.ROOM_WRONG_PHASE, f"not allowed in {room.phase}, only {phase}")
+
+
+def _require_host(room: Room, seat: int) -> None:
+    if seat != room.host:
+        raise RoomError(ErrorCode.ROOM_NOT_HOST, "only the host may do this")
+
+
+def _put(room: Room, player: Player) -> Room:
+    players = tuple(player if p.seat == player.seat else p for p in room.players)
+    return replace(room, players=players)
+
+
+def _hand_over(room: Room) -> tuple[Room, tuple[RoomEvent, ...]]:
+    """Keep the host if present; else the lowest present seat (or nobody) takes over."""
+    present = [player.seat for player in room.players if not player.away]
+    if room.host in present:
+        return room, ()
+    host = present[0] if present else None
+    if host == room.host:
+        return room, ()
+    return replace(room, host=host), (events.HostChanged(seat=host),)
+
+
+def _countdown_if_ready(room: Room, now_ms: int) -> tuple[Room, tuple[RoomEvent, ...]]:
+    if room.phase != "lobby" or not room.players or not all(p.ready for p in room.players):
+        return room, ()
+    starts_in_ms = room.settings.countdown_s * 1000
+    room = replace(room, phase="countdown", start_at_ms=now_ms + starts_in_ms)
+    countdown = events.Countdown(
+        race_no=room.race_no,
+        starts_in_ms=starts_in_ms,
+        start_at_ms=now_ms + starts_in_ms,
+        seed_commit=room.seed_commit,
+    )
+    return room, (countdown,)
+
+
+def _window(room: Room) -> tuple[int, int]:
+    """Start and end of the running race; `RoomError` when none runs."""
+    if room.phase != "racing" or room.start_at_ms is None:
+        raise RoomError(ErrorCode.MOVE_NOT_RACING, "no race is running")
+    return room.start_at_ms, room.start_at_ms + room.settings.time_limit_s * 1000
