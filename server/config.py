@@ -1,0 +1,63 @@
+"""Server settings, from the command line and the environment."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    redis_url: str | None = None
+    """None: start an embedded Valkey with its data in `data_dir`."""
+    data_dir: Path = Path("data")
+    key_prefix: str = "solrace:"
+    finished_room_ttl_s: int = 3600
+    """How long a room is kept after its race ends (rematch, results)."""
+    idle_room_ttl_s: int = 86400
+    """How long a room with no race finished is kept after its last change."""
+    rate_per_s: float = 40.0
+    """Steady messages a second allowed per connection."""
+    rate_burst: float = 80.0
+    max_rate_strikes: int = 50
+    """Messages refused for rate before the connection is closed."""
+    shutdown_grace_s: float = 5.0
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    parser = argparse.ArgumentParser(
+        prog="solrace-server", description="Run a solrace race server."
+    )
+    parser.add_argument("--host", default=Config.host, help="address to listen on")
+    parser.add_argument("--port", type=int, default=Config.port, help="port (0: any free port)")
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("SOLRACE_REDIS_URL"),
+        help="Redis/Valkey URL (default: $SOLRACE_REDIS_URL, else an embedded Valkey)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path(os.environ.get("SOLRACE_DATA_DIR", "data")),
+        help="where the embedded Valkey keeps its data (default: ./data)",
+    )
+    parser.add_argument("--prefix", default=Config.key_prefix, help="Redis key prefix")
+    parser.add_argument(
+        "--room-ttl",
+        type=int,
+        default=Config.finished_room_ttl_s,
+        help="seconds a room is kept after its race ends",
+    )
+    args = parser.parse_args(argv)
+    return Config(
+        host=args.host,
+        port=args.port,
+        redis_url=args.redis,
+        data_dir=args.data_dir,
+        key_prefix=args.prefix,
+        finished_room_ttl_s=args.room_ttl,
+    )
