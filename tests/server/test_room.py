@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Literal
 
 import pytest
 
@@ -143,7 +144,8 @@ def test_settings_cannot_drop_a_taken_seat() -> None:
     with _refused(ErrorCode.ROOM_BAD_SETTINGS):
         r.set_settings(room, 0, "little-forty", p.Settings(max_players=2))
     room = r.leave(room, 2, T0).room
-    assert r.set_settings(room, 0, "little-forty", p.Settings(max_players=2)).room.settings
+    two_seats = p.Settings(max_players=2)
+    assert r.set_settings(room, 0, "little-forty", two_seats).room.settings == two_seats
 
 
 # Countdown and start
@@ -284,10 +286,13 @@ def test_race_cannot_finish_while_someone_plays() -> None:
 # Ranking
 
 
-def _ended(outcomes: dict[int, tuple[str, int]]) -> r.Room:
+Ending = Literal["won", "stuck", "resigned"]
+
+
+def _ended(outcomes: dict[int, tuple[Ending, int]]) -> r.Room:
     room = _racing(*(f"P{seat}" for seat in outcomes))
     for seat, (outcome, at_ms) in outcomes.items():
-        room = r.player_finished(room, seat, outcome, at_ms).room  # type: ignore[arg-type]
+        room = r.player_finished(room, seat, outcome, at_ms).room
     return room
 
 
