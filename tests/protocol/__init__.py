@@ -1,0 +1,1 @@
+"""Tests of the wire protocol: round trips and decode errors."""
