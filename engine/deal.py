@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator
 
 DEAL_ALGO_VERSION = 1
 """Version of the whole recipe; part of every HMAC message."""
 
-_WORD_BYTES = 4
+_BLOCK_WORDS = struct.Struct(">8I")
 _SPAN = 1 << 32
 
 
@@ -33,9 +34,7 @@ def words(seed: bytes, variant: str, label: str) -> Iterator[int]:
     """The sub-stream as big-endian unsigned 32-bit words, without end."""
     counter = 0
     while True:
-        data = block(seed, variant, label, counter)
-        for start in range(0, len(data), _WORD_BYTES):
-            yield int.from_bytes(data[start : start + _WORD_BYTES], "big")
+        yield from _BLOCK_WORDS.unpack(block(seed, variant, label, counter))
         counter += 1
 
 

@@ -18,6 +18,7 @@ from engine.variants import find_variant
 
 MAX_SEED_BYTES = 64
 _T = TypeVar("_T")
+Piles = tuple[tuple[int, ...], ...]
 
 
 def new_game(variant: str, seed: bytes) -> GameState:
@@ -51,11 +52,11 @@ def apply(state: GameState, move: Move) -> GameState:
         raise InvalidMove(f"a {action!r} move names no piles")
     if action in {"draw", "recycle"}:
         if rules.stock != "draw":
-            raise InvalidMove(f"{rules.name} has no stock to {action} from")
+            raise InvalidMove(f"{rules.name} has no waste, so no {action!r} move")
         return _stock.draw(rules, state) if action == "draw" else _stock.recycle(rules, state)
     if action == "deal":
         if rules.stock != "deal":
-            raise InvalidMove(f"{rules.name} has no stock that deals onto the piles")
+            raise InvalidMove(f"{rules.name} has no stock that deals a row onto the piles")
         return _stock.deal_row(state)
     if action == "redeal":
         if not rules.redeals:
@@ -94,25 +95,9 @@ def _check_index(index: int | None, size: int, what: str) -> None:
 
 
 def _move_cards(rules: Rules, state: GameState, move: Move) -> GameState:
-    tableau, waste, reserve = state.tableau, state.waste, state.reserve
-    if move.src == "t":
-        pile = tableau[move.src_index]
-        if not pile:
-            raise IllegalMove(f"tableau pile {move.src_index + 1} is empty")
-        if move.dst == "t":
-            return _move_run(rules, state, move)
-        if move.count is not None and move.count != 1:
-            raise IllegalMove("cards go to a foundation one at a time")
-        card = pile[-1]
-        tableau = _replaced(tableau, move.src_index, pile[:-1])
-    elif move.src == "w":
-        if not waste:
-            raise IllegalMove("the waste pile is empty")
-        card, waste = waste[-1], waste[:-1]
-    else:
-        if not reserve:
-            raise IllegalMove("the reserve is empty")
-        card, reserve = reserve[-1], reserve[:-1]
+    if move.src == "t" and move.dst == "t":
+        return _move_run(rules, state, move)
+    card, tableau, waste, reserve = _take_one(state, move)
     foundations = state.foundations
     if move.dst == "f":
         index = _foundation_for(rules, state, card, move.dst_index)
@@ -132,13 +117,37 @@ def _move_cards(rules: Rules, state: GameState, move: Move) -> GameState:
     )
 
 
+def _take_one(state: GameState, move: Move) -> tuple[int, Piles, tuple[int, ...], tuple[int, ...]]:
+    """The top card of the move's source, and tableau, waste and reserve without it."""
+    tableau, waste, reserve = state.tableau, state.waste, state.reserve
+    if move.src == "t":
+        pile = _source_pile(state, move.src_index)
+        if move.count is not None and move.count != 1:
+            raise IllegalMove("cards go to a foundation one at a time")
+        return pile[-1], _replaced(tableau, move.src_index, pile[:-1]), waste, reserve
+    if move.src == "w":
+        if not waste:
+            raise IllegalMove("the waste pile is empty")
+        return waste[-1], tableau, waste[:-1], reserve
+    if not reserve:
+        raise IllegalMove("the reserve is empty")
+    return reserve[-1], tableau, waste, reserve[:-1]
+
+
+def _source_pile(state: GameState, index: int) -> tuple[int, ...]:
+    pile = state.tableau[index]
+    if not pile:
+        raise IllegalMove(f"tableau pile {index + 1} is empty")
+    return pile
+
+
 def _move_run(rules: Rules, state: GameState, move: Move) -> GameState:
     if rules.build is None:
         raise IllegalMove(f"in {rules.name} nothing is built on the tableau; tops go home")
     src, dst = move.src_index, move.dst_index or 0
     if src == dst:
         raise IllegalMove("a pile cannot move onto itself")
-    pile, target = state.tableau[src], state.tableau[dst]
+    pile, target = _source_pile(state, src), state.tableau[dst]
     count = count_to_move(rules, pile, target, move.count)
     if count == len(pile) and not target:
         return state
@@ -169,9 +178,7 @@ def _foundation_for(rules: Rules, state: GameState, card: int, index: int | None
     return index
 
 
-def _placed(
-    rules: Rules, tableau: tuple[tuple[int, ...], ...], index: int, card: int
-) -> tuple[tuple[int, ...], ...]:
+def _placed(rules: Rules, tableau: Piles, index: int, card: int) -> Piles:
     if rules.build is None:
         raise IllegalMove(f"in {rules.name} nothing is built on the tableau")
     target = tableau[index]
