@@ -67,8 +67,10 @@ def _key(state: GameState) -> GameState:
 
 def next_move(state: GameState, seen: set[GameState]) -> tuple[Move, GameState] | None:
     """The best-ranked move to a position not seen yet, with that position."""
-    ranked = sorted(legal_moves(state), key=lambda move: rank_move(state, move))
-    for move in ranked:
+    ranked = sorted(
+        (rank_move(state, move), at, move) for at, move in enumerate(legal_moves(state))
+    )
+    for _, _, move in ranked:
         after = apply(state, move)
         if _key(after) not in seen:
             return move, after
