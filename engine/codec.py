@@ -16,6 +16,7 @@ so bad bytes raise `EngineError` instead of yielding an impossible state.
 from __future__ import annotations
 
 from engine import _foundation
+from engine.deal import MAX_SEED_BYTES
 from engine.errors import EngineError
 from engine.rules import Rules
 from engine.state import EMPTY, GameState
@@ -25,7 +26,6 @@ FORMAT = 1
 _LAST = 0x80
 _EMPTY_PILE = 0x40
 _EMPTY_TOP = 0xFF
-_MAX_SEED = 64
 _MAX_VARINT_BYTES = 5
 
 
@@ -121,7 +121,7 @@ def _check_header(rules: Rules, state: GameState) -> None:
     allowed = rules.passes
     if allowed is not None and state.passes > allowed:
         raise EngineError(f"{state.passes} passes is more than {rules.name} allows")
-    if len(state.seed) > _MAX_SEED:
+    if len(state.seed) > MAX_SEED_BYTES:
         raise EngineError("the seed is too long")
     if len(state.foundations) != rules.foundations:
         raise EngineError("game state bytes end too soon")

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 
 DEAL_ALGO_VERSION = 1
 """Version of the whole recipe; part of every HMAC message."""
+MAX_SEED_BYTES = 64
+"""A race seed is 1 to this many bytes."""
 
 _BLOCK_WORDS = struct.Struct(">8I")
 _SPAN = 1 << 32

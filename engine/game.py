@@ -9,14 +9,13 @@ from engine import _foundation, _stock
 from engine._layout import deal_out
 from engine._tableau import count_to_move, misfit, takes
 from engine.cards import format_card
-from engine.deal import shuffled_cards
+from engine.deal import MAX_SEED_BYTES, shuffled_cards
 from engine.errors import EngineError, IllegalMove, InvalidMove
 from engine.moves import Move
 from engine.rules import Rules
 from engine.state import GameState
 from engine.variants import find_variant
 
-MAX_SEED_BYTES = 64
 _T = TypeVar("_T")
 Piles = tuple[tuple[int, ...], ...]
 

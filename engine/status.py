@@ -30,6 +30,7 @@ def progress(state: GameState) -> int:
 
 
 def outcome(state: GameState) -> Outcome:
+    """Won, stuck, or still playing; cheap when a move is plainly left."""
     rules = find_variant(state.variant)
     if not (state.stock or state.waste or state.reserve or any(state.tableau)):
         return Outcome.WON
