@@ -7,7 +7,14 @@ from typing import Any
 import msgpack
 from redis.asyncio import Redis
 
-from server._store_types import LoggedMove, PlayerRecord, RoomKeys, RoomRecord, TokenBinding
+from server._store_types import (
+    Duplicate,
+    LoggedMove,
+    PlayerRecord,
+    RoomKeys,
+    RoomRecord,
+    TokenBinding,
+)
 
 _PLAYER_FIELDS = ("state", "version", "progress", "progress_at_ms", "outcome", "finished_at_ms")
 
@@ -42,9 +49,20 @@ class StoreReads:
             finished_at_ms=None if finished_at_ms is None else int(finished_at_ms),
         )
 
-    async def move_log(self, code: str, seat: int) -> list[LoggedMove]:
-        entries: list[Any] = await self._client.lrange(self._keys(code).log(seat), 0, -1)
+    async def move_log(
+        self, code: str, seat: int, start: int = 0, stop: int = -1
+    ) -> list[LoggedMove]:
+        """The seat's moves from index `start` to `stop` inclusive (-1: the last)."""
+        entries: list[Any] = await self._client.lrange(self._keys(code).log(seat), start, stop)
         return [LoggedMove(*msgpack.unpackb(entry)) for entry in entries]
+
+    async def find_move(self, code: str, seat: int, move_id: str) -> Duplicate | None:
+        """The stored result of a move id the seat sent before, or None if it is new."""
+        seen: Any = await self._client.hget(self._keys(code).ids(seat), move_id)
+        if seen is None:
+            return None
+        seq, version = seen.split(b" ")
+        return Duplicate(int(seq), int(version))
 
     async def events_since(
         self, code: str, after_seq: int, limit: int = 1000

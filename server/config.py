@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from protocol.limits import RATE_BURST, RATE_PER_S
+
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -20,20 +22,23 @@ class Config:
     """How long a room is kept after its race ends (rematch, results)."""
     idle_room_ttl_s: int = 86400
     """How long a room with no race finished is kept after its last change."""
-    rate_per_s: float = 40.0
+    rate_per_s: float = RATE_PER_S
     """Steady messages a second allowed per connection."""
-    rate_burst: float = 80.0
+    rate_burst: float = RATE_BURST
     max_rate_strikes: int = 50
     """Messages refused for rate before the connection is closed."""
     shutdown_grace_s: float = 5.0
+
+
+_DEFAULTS = Config()
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
     parser = argparse.ArgumentParser(
         prog="solrace-server", description="Run a solrace race server."
     )
-    parser.add_argument("--host", default=Config.host, help="address to listen on")
-    parser.add_argument("--port", type=int, default=Config.port, help="port (0: any free port)")
+    parser.add_argument("--host", default=_DEFAULTS.host, help="address to listen on")
+    parser.add_argument("--port", type=int, default=_DEFAULTS.port, help="port (0: any free port)")
     parser.add_argument(
         "--redis",
         default=os.environ.get("SOLRACE_REDIS_URL"),
@@ -45,11 +50,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         default=Path(os.environ.get("SOLRACE_DATA_DIR", "data")),
         help="where the embedded Valkey keeps its data (default: ./data)",
     )
-    parser.add_argument("--prefix", default=Config.key_prefix, help="Redis key prefix")
+    parser.add_argument("--prefix", default=_DEFAULTS.key_prefix, help="Redis key prefix")
     parser.add_argument(
         "--room-ttl",
         type=int,
-        default=Config.finished_room_ttl_s,
+        default=_DEFAULTS.finished_room_ttl_s,
         help="seconds a room is kept after its race ends",
     )
     args = parser.parse_args(argv)

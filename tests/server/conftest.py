@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from server.app import RaceServer
+from server.config import Config
 from server.embedded import EmbeddedValkey
+from server.store import Store
+from tests.server._client import Client
 
 
 @pytest.fixture
@@ -17,3 +21,27 @@ def private_valkey(tmp_path: Path) -> Iterator[EmbeddedValkey]:
     valkey.start()
     yield valkey
     valkey.stop()
+
+
+@pytest.fixture
+async def race_server(store: Store) -> AsyncIterator[RaceServer]:
+    """A race server on 127.0.0.1, any free port, over the test's store."""
+    server = RaceServer(Config(port=0), store)
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def connect(race_server: RaceServer) -> AsyncIterator[Callable[[], Awaitable[Client]]]:
+    """Opens clients (hello done) on the test's server; all are closed afterwards."""
+    clients: list[Client] = []
+
+    async def open_() -> Client:
+        client = await Client.open(f"ws://127.0.0.1:{race_server.port}")
+        clients.append(client)
+        return client
+
+    yield open_
+    for client in clients:
+        await client.close()

@@ -1,0 +1,66 @@
+"""``solrace-server``: run a race server, with an embedded Valkey unless ``--redis`` is given."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from contextlib import AsyncExitStack
+
+from server.app import RaceServer
+from server.config import Config, parse_args
+from server.embedded import EmbeddedValkey
+from server.store import Store
+
+_log = logging.getLogger("solrace")
+
+
+async def serve(config: Config) -> None:
+    async with AsyncExitStack() as stack:
+        url = config.redis_url
+        if url is None:
+            valkey = await stack.enter_async_context(EmbeddedValkey(config.data_dir))
+            url = valkey.url
+            where = f"embedded Valkey, data in {config.data_dir.resolve()}"
+        else:
+            where = f"Redis at {url}"
+        store = await Store.connect(url, config.key_prefix)
+        server = RaceServer(config, store)
+        await server.start()
+        _announce(config, server.port, where)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+        _log.info("shutting down")
+        await server.stop()
+
+
+def _announce(config: Config, port: int, where: str) -> None:
+    host = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host
+    url = f"ws://{host}:{port}"
+    print(f"solrace server listening on {url} ({where})", flush=True)
+    print("Join a race from another terminal:", flush=True)
+    print(f"  .venv/bin/solrace --server {url} create little-forty --name YOU", flush=True)
+    print(f"  .venv/bin/solrace --server {url} join CODE --name FRIEND", flush=True)
+    print("Health: /healthz  Metrics: /metrics  Stop: Ctrl-C", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    config = parse_args(argv)
+    try:
+        import uvloop  # noqa: PLC0415 (optional: the fast loop where it is installed)
+    except ImportError:
+        asyncio.run(serve(config))
+    else:
+        uvloop.run(serve(config))
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

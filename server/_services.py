@@ -1,0 +1,32 @@
+"""What every request handler needs: the store, the hub, metrics, settings, the clock."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from server.config import Config
+from server.hub import Hub
+from server.metrics import Metrics
+from server.store import Store
+
+if TYPE_CHECKING:
+    from server.session import Session
+
+
+def now_ms() -> int:
+    """The server clock: wall time in integer milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass
+class Services:
+    store: Store
+    hub: Hub
+    metrics: Metrics
+    config: Config
+    by_token: dict[str, Session] = field(default_factory=dict)
+    """Sessions of this process by token hash (a resumed token replaces its old socket)."""
+    stopping: bool = False
+    """Shutting down: a closing socket is a server restart, not a player leaving."""

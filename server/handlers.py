@@ -1,0 +1,298 @@
+"""Room requests: create, join, resume, leave, settings, ready, rematch, sync.
+
+Each handler checks the session, applies a pure `server.room` transition under
+the room's version guard, and returns the reply; the transition's events reach
+every member through the hub. Moves and resignations are in `server.play`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from protocol import (
+    ClientMessage,
+    CloseCode,
+    CreateRoom,
+    ErrorCode,
+    Hello,
+    Joined,
+    JoinRoom,
+    Leave,
+    Ok,
+    Ping,
+    Pong,
+    Ready,
+    RequestRematch,
+    Resume,
+    Resumed,
+    SetSettings,
+    Snapshot,
+    Sync,
+)
+from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
+from server import _rooms, play
+from server import room as rooms
+from server._services import now_ms
+from server.room import Room, RoomError, Transition
+
+if TYPE_CHECKING:
+    from server.session import Session
+
+__all__ = ["ClientMessage", "disconnected", "handle", "send_snapshot"]
+
+Handler = Callable[["Session", Any], Awaitable[BaseModel | None]]
+SECRET_BYTES = 32
+RESUME_EVENTS = 1000
+
+
+async def handle(session: Session, message: ClientMessage) -> BaseModel | None:
+    """The reply to one request (events it causes go out through the hub)."""
+    return await HANDLERS[type(message)](session, message)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+
+
+async def ping(session: Session, message: Ping) -> Pong:
+    return Pong(id=message.id, server_ms=now_ms())
+
+
+async def hello_again(session: Session, message: Any) -> None:
+    raise RoomError(ErrorCode.PROTO_INVALID, "hello was already agreed")
+
+
+async def create_room(session: Session, message: CreateRoom) -> Joined:
+    _require_outside(session)
+    store, config = session.services.store, session.services.config
+    secret = secrets.token_bytes(SECRET_BYTES)
+    for _ in range(16):
+        code = new_code()
+        created = rooms.create(code, message.variant, message.settings, message.name, secret)
+        if await store.create_room(code, rooms.to_bytes(created.room)):
+            break
+    else:
+        raise RoomError(ErrorCode.SERVER_BUSY, "could not find a free room code; try again")
+    await store.expire_room(code, config.idle_room_ttl_s)
+    return await _enter(session, message.id, created.room, 0, 0)
+
+
+async def join_room(session: Session, message: JoinRoom) -> Joined:
+    _require_outside(session)
+    seat: int | None = None
+
+    def change(room: Room) -> Transition:
+        nonlocal seat
+        seat, result = rooms.join(room, message.name, message.role)
+        return result
+
+    saved = await _rooms.update(session.services.store, message.code, change)
+    return await _enter(session, message.id, saved.room, seat, saved.seq)
+
+
+async def resume(session: Session, message: Resume) -> BaseModel:
+    _require_outside(session)
+    services = session.services
+    binding = await services.store.find_token(token_hash(message.token))
+    if binding is None:
+        raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "unknown or expired token; join again")
+    code, seat = binding
+    room, _, seq = await _rooms.load(services.store, code)
+    if seat is not None:
+        if seat not in {player.seat for player in room.players}:
+            raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
+        saved = await _rooms.update(services.store, code, lambda r: rooms.come_back(r, seat))
+        room, seq = saved.room, saved.seq
+    await _replace_old_socket(session, token_hash(message.token))
+    _bind(session, code, seat, token_hash(message.token))
+    missed = await services.store.events_since(code, message.last_seq, limit=RESUME_EVENTS)
+    if missed is None or len(missed) >= RESUME_EVENTS:
+        session.last_seq = seq
+        await _watch(session, code, seq)
+        return await _snapshot(session, message.id, room, seq)
+    session.last_seq = message.last_seq
+    await _watch(session, code, message.last_seq, missed)
+    board, version = await play.own_board(session, room)
+    return Resumed(id=message.id, code=code, seat=seat, board=board, version=version, seq=seq)
+
+
+async def leave(session: Session, message: Leave) -> Ok:
+    code, seat = _require_member(session)
+    await _rooms.update(session.services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
+    if session.token_hash is not None:
+        await session.services.store.unbind_token(session.token_hash, code)
+    await _unbind(session)
+    return Ok(id=message.id)
+
+
+async def set_settings(session: Session, message: SetSettings) -> Ok:
+    code, seat = _require_player(session)
+
+    def change(room: Room) -> Transition:
+        return rooms.set_settings(room, seat, message.variant, message.settings)
+
+    await _rooms.update(session.services.store, code, change)
+    return Ok(id=message.id)
+
+
+async def ready(session: Session, message: Ready) -> Ok:
+    code, seat = _require_player(session)
+
+    def change(room: Room) -> Transition:
+        return rooms.set_ready(room, seat, message.ready, now_ms())
+
+    await _rooms.update(session.services.store, code, change)
+    return Ok(id=message.id)
+
+
+async def rematch(session: Session, message: RequestRematch) -> Ok:
+    code, seat = _require_player(session)
+    secret = secrets.token_bytes(SECRET_BYTES)
+    store = session.services.store
+    await _rooms.update(store, code, lambda r: rooms.rematch(r, seat, secret))
+    await store.expire_room(code, session.services.config.idle_room_ttl_s)
+    return Ok(id=message.id)
+
+
+async def sync(session: Session, message: Sync) -> None:
+    _require_member(session)
+    await send_snapshot(session, message.id)
+
+
+async def send_snapshot(session: Session, request_id: int | None) -> None:
+    """Send the room and the caller's own board as they are now."""
+    if session.code is None:
+        return
+    room, _, seq = await _rooms.load(session.services.store, session.code)
+    session.last_seq = max(session.last_seq, seq)
+    await session.send(await _snapshot(session, request_id, room, seq))
+
+
+async def disconnected(session: Session) -> None:
+    """The socket closed: spectators and lobby players leave; racers are marked away."""
+    if session.code is None:
+        return
+    code, seat = session.code, session.seat
+    services = session.services
+    await _unbind(session)
+    if services.stopping:
+        return
+    try:
+        await _rooms.update(services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
+    except RoomError:
+        return
+
+
+async def _enter(
+    session: Session, request_id: int, room: Room, seat: int | None, seq: int
+) -> Joined:
+    """Hand out a token, start the room's events after `seq`, reply with the room."""
+    token = secrets.token_urlsafe(18)
+    await session.services.store.bind_token(token_hash(token), room.code, seat)
+    _bind(session, room.code, seat, token_hash(token))
+    session.last_seq = seq
+    await _watch(session, room.code, seq)
+    stats = await _rooms.load_stats(session.services.store, room.code, room, logs=False)
+    snapshot = rooms.snapshot(room, stats)
+    return Joined(id=request_id, code=room.code, seat=seat, token=token, room=snapshot, seq=seq)
+
+
+async def _snapshot(session: Session, request_id: int | None, room: Room, seq: int) -> Snapshot:
+    stats = await _rooms.load_stats(session.services.store, room.code, room, logs=False)
+    board, version = await play.own_board(session, room)
+    return Snapshot(
+        id=request_id,
+        code=room.code,
+        seat=session.seat,
+        room=rooms.snapshot(room, stats),
+        board=board,
+        version=version,
+        seq=seq,
+    )
+
+
+async def _watch(
+    session: Session, code: str, seq: int, missed: list[tuple[int, bytes]] | None = None
+) -> None:
+    """Join the hub's fan-out at `seq`, holding events until the reply has gone out.
+
+    Events committed between the caller's read of the room and joining the
+    fan-out are fetched from the log (`missed`, when the caller has them).
+    """
+    session.paused = True
+    await session.services.hub.add(code, session, seq)
+    if missed is None:
+        missed = await session.services.store.events_since(code, seq) or []
+    for event_seq, body in missed:
+        session.hold_event(event_seq, body)
+    if session.seat is None:
+        await play.welcome_spectator(session, code, seq)
+
+
+def _bind(session: Session, code: str, seat: int | None, token: str) -> None:
+    session.code, session.seat, session.token_hash = code, seat, token
+    session.services.by_token[token] = session
+
+
+async def _unbind(session: Session) -> None:
+    if session.code is not None:
+        await session.services.hub.remove(session.code, session)
+    if (
+        session.token_hash is not None
+        and session.services.by_token.get(session.token_hash) is session
+    ):
+        del session.services.by_token[session.token_hash]
+    session.code = session.seat = session.token_hash = None
+    session.game, session.version = None, -1
+
+
+async def _replace_old_socket(session: Session, token: str) -> None:
+    old = session.services.by_token.get(token)
+    if old is not None and old is not session:
+        await _unbind(old)
+        await old.conn.close(CloseCode.REPLACED, "resumed on another connection")
+
+
+def _require_outside(session: Session) -> None:
+    if session.code is not None:
+        raise RoomError(
+            ErrorCode.ROOM_ALREADY_MEMBER, f"already in room {session.code}; leave first"
+        )
+
+
+def _require_member(session: Session) -> tuple[str, int | None]:
+    if session.code is None:
+        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join or create a room first")
+    return session.code, session.seat
+
+
+def _require_player(session: Session) -> tuple[str, int]:
+    code, seat = _require_member(session)
+    if seat is None:
+        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "spectators cannot do this")
+    return code, seat
+
+
+HANDLERS: dict[type[Any], Handler] = {
+    CreateRoom: create_room,
+    JoinRoom: join_room,
+    Resume: resume,
+    Leave: leave,
+    SetSettings: set_settings,
+    Ready: ready,
+    RequestRematch: rematch,
+    Sync: sync,
+    Ping: ping,
+    Hello: hello_again,
+    play.MakeMove: play.move,
+    play.Resign: play.resign,
+}

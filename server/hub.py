@@ -1,0 +1,181 @@
+"""Local fan-out: the sessions of this process, by room, fed from the store's live feed.
+
+Theory of operation. Every committed room event reaches every server process
+that has a socket in the room through the store's feed, in seq order. The hub
+frames each event once and writes it to the room's local sessions that have not
+seen it yet. Events other than ``progress`` change the room itself, so the hub
+drops its cached copy and re-arms the room's timer (countdown end, time limit)
+from the fresh room. Any process with a socket in a room may fire its timer;
+the guarded save lets exactly one of them change the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+import msgpack
+from websockets.asyncio.server import ServerConnection, broadcast
+
+from protocol import encode_event_frame
+from server import _rooms
+from server import room as rooms
+from server.room import Room
+from server.spectate import Spectate
+from server.store import RoomGap, Store
+
+_log = logging.getLogger(__name__)
+
+
+class Member(Protocol):
+    """What the hub needs of a session."""
+
+    conn: ServerConnection
+    seat: int | None
+    last_seq: int
+    paused: bool
+
+    def hold(self, seq: int, frame: bytes) -> None: ...
+
+    async def resync(self) -> None: ...
+
+
+Deadline = Callable[[str], Awaitable[None]]
+
+
+class Hub:
+    def __init__(self, store: Store, on_deadline: Deadline, clock: Callable[[], int]) -> None:
+        self.store, self.on_deadline, self.clock = store, on_deadline, clock
+        self.members: dict[str, set[Member]] = {}
+        self.rooms: dict[str, Room] = {}
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.spectate: dict[str, Spectate] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.feed = store.feed()
+        self.reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        self.reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.reader
+        for timer in self.timers.values():
+            timer.cancel()
+        for spectate in self.spectate.values():
+            spectate.close()
+        for task in list(self.tasks):
+            task.cancel()
+
+    def all_members(self) -> list[Member]:
+        return [member for group in self.members.values() for member in group]
+
+    async def add(self, code: str, member: Member, seq: int) -> None:
+        """Deliver the room's events after `seq` to `member` from now on."""
+        group = self.members.get(code)
+        if group is None:
+            self.members[code] = group = set()
+            await self.feed.watch(code, seq)
+            self._spawn(self._refresh(code))
+        group.add(member)
+
+    async def remove(self, code: str, member: Member) -> None:
+        group = self.members.get(code)
+        if group is None:
+            return
+        group.discard(member)
+        if not group:
+            del self.members[code]
+            self.rooms.pop(code, None)
+            if timer := self.timers.pop(code, None):
+                timer.cancel()
+            if spectate := self.spectate.pop(code, None):
+                spectate.close()
+            await self.feed.unwatch(code)
+
+    async def room(self, code: str) -> Room:
+        """The room as last seen (cached while it has local sessions)."""
+        cached = self.rooms.get(code)
+        if cached is None:
+            cached, _, _ = await _rooms.load(self.store, code)
+            if code in self.members:
+                self.rooms[code] = cached
+        return cached
+
+    async def spectating(self, code: str) -> Spectate | None:
+        """The room's spectator boards, set up now if a race has been dealt."""
+        self._arm_spectate(code, await self.room(code))
+        return self.spectate.get(code)
+
+    def spectators(self, code: str) -> list[Member]:
+        return [m for m in self.members.get(code, ()) if m.seat is None]
+
+    async def _read(self) -> None:
+        async for item in self.feed:
+            try:
+                if isinstance(item, RoomGap):
+                    for member in list(self.members.get(item.code, ())):
+                        await member.resync()
+                else:
+                    self._deliver(item.code, item.seq, item.body)
+            except Exception:
+                _log.exception("delivering an event of room %s failed", item.code)
+
+    def _deliver(self, code: str, seq: int, body: bytes) -> None:
+        group = self.members.get(code)
+        if not group:
+            return
+        frame = encode_event_frame(seq, body)
+        targets = []
+        for member in group:
+            if member.paused:
+                member.hold(seq, frame)
+            elif seq > member.last_seq:
+                member.last_seq = seq
+                targets.append(member.conn)
+        broadcast(targets, frame)
+        event = msgpack.unpackb(body)
+        if event["type"] == "progress":
+            if spectate := self.spectate.get(code):
+                spectate.progress(event["seat"], event["moves"], seq)
+        else:
+            self.rooms.pop(code, None)
+            self._spawn(self._refresh(code))
+
+    async def _refresh(self, code: str) -> None:
+        """Reload the room, re-arm its timer and its spectator boards."""
+        room = await self.room(code)
+        if timer := self.timers.pop(code, None):
+            timer.cancel()
+        due = rooms.deadline(room)
+        if due is not None and code in self.members:
+            delay = max(0.0, (due - self.clock()) / 1000)
+            loop = asyncio.get_running_loop()
+            self.timers[code] = loop.call_later(delay, self._fire, code)
+        self._arm_spectate(code, room)
+
+    def _arm_spectate(self, code: str, room: Room) -> None:
+        current = self.spectate.get(code)
+        if room.phase not in ("racing", "finished") or code not in self.members:
+            return
+        if current is not None and current.race_no == room.race_no:
+            return
+        if current is not None:
+            current.close()
+        self.spectate[code] = Spectate(self, code, room, self.clock)
+
+    def _fire(self, code: str) -> None:
+        self.timers.pop(code, None)
+        self._spawn(self.on_deadline(code))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def guarded() -> None:
+            try:
+                await work
+            except Exception:
+                _log.exception("room task failed")
+
+        task = asyncio.create_task(guarded())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)

@@ -1,0 +1,261 @@
+"""Moves, resignations and the race clock: the hot path of the server.
+
+A move is checked against the room (racing, the player still playing, in
+time), parsed and applied by the engine to the player's game, then committed
+with the player's expected version and its ``progress`` event in one guarded
+step. The session keeps the player's game between moves, so the common move
+costs one store round trip. A move that ends the player's race (won, stuck)
+updates the room, and the last player to finish closes the race.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import engine
+from protocol import (
+    BoardView,
+    ErrorCode,
+    MakeMove,
+    MoveOk,
+    Ok,
+    ProgressMade,
+    Resign,
+    encode,
+)
+from protocol.limits import MAX_MOVES
+from server import _rooms
+from server import room as rooms
+from server._services import Services, now_ms
+from server.room import Room, RoomError, Transition
+from server.store import Duplicate, PlayerFinished, VersionConflict
+
+if TYPE_CHECKING:
+    from server.session import Session
+
+__all__ = ["MakeMove", "MoveRefused", "Resign", "move", "on_deadline", "own_board", "resign"]
+
+
+class MoveRefused(RoomError):
+    """A refused move; the reply tells the player's current game version."""
+
+    def __init__(self, code: ErrorCode, message: str, version: int) -> None:
+        super().__init__(code, message)
+        self.version = version
+
+
+async def move(session: Session, message: MakeMove) -> MoveOk | None:
+    received = time.perf_counter()
+    services = session.services
+    code, seat = session.code, session.seat
+    if code is None:
+        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
+    now = now_ms()
+    room = await _racing_room(services, code, now)
+    rooms.check_move(room, seat, now)
+    assert seat is not None  # check_move refuses spectators
+    state, version = await _game(session, code, seat, room.race_no)
+    if message.expected_version != version:
+        return await _resent_or_stale(session, message, version)
+    if version >= MAX_MOVES:
+        raise RoomError(ErrorCode.MOVE_LIMIT, f"at most {MAX_MOVES} moves in one race")
+    new_state = _apply(services, state, message.move, version)
+    outcome = engine.outcome(new_state)
+    progress = engine.progress(new_state)
+    event = ProgressMade(seat=seat, progress=progress, moves=version + 1, outcome=outcome.value)
+    try:
+        result = await services.store.commit_move(
+            code,
+            seat,
+            version,
+            engine.to_bytes(new_state),
+            move_text=message.move,
+            move_id=message.move_id,
+            now_ms=now,
+            progress=progress,
+            outcome=outcome.value,
+            event=encode(event),
+        )
+    except VersionConflict as conflict:
+        session.game = None
+        raise _stale(conflict.current) from None
+    except PlayerFinished:
+        session.game = None
+        raise RoomError(ErrorCode.MOVE_FINISHED, "your race is over") from None
+    if isinstance(result, Duplicate):
+        session.game = None
+        return await _resent_or_stale(session, message, result.version)
+    session.game, session.version = new_state, result.version
+    reply = MoveOk(
+        id=message.id,
+        move_id=message.move_id,
+        version=result.version,
+        board=BoardView.from_engine(engine.view(new_state)),
+        at_ms=now,
+        progress=progress,
+        outcome=outcome.value,
+    )
+    services.metrics.moves.inc()
+    services.metrics.move_latency.observe(time.perf_counter() - received)
+    if outcome is engine.Outcome.PLAYING:
+        return reply
+    await session.send(reply)
+    await _finish(services, code, seat, outcome.value, now)
+    return None
+
+
+async def resign(session: Session, message: Resign) -> Ok:
+    services = session.services
+    code, seat = session.code, session.seat
+    if code is None:
+        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
+    now = now_ms()
+    room = await _racing_room(services, code, now)
+    rooms.check_move(room, seat, now)
+    assert seat is not None
+    await services.store.finish_player(code, seat, "resigned", now)
+    session.game = None
+    await _finish(services, code, seat, "resigned", now)
+    return Ok(id=message.id)
+
+
+async def own_board(session: Session, room: Room) -> tuple[BoardView | None, int | None]:
+    """The caller's board and version while a race runs or after it; else nothing."""
+    if session.seat is None or session.code is None or room.phase in ("lobby", "countdown"):
+        return None, None
+    record = await session.services.store.load_player(session.code, session.seat)
+    if record is None:
+        return None, None
+    state = engine.from_bytes(record.state)
+    session.game, session.version = state, record.version
+    return BoardView.from_engine(engine.view(state)), record.version
+
+
+async def welcome_spectator(session: Session, code: str, seq: int) -> None:
+    """Queue every board as spectators may see it now (the delay applies)."""
+    spectate = await session.services.hub.spectating(code)
+    if spectate is not None:
+        for frame in await spectate.boards(seq):
+            session.hold(seq, frame)
+
+
+async def on_deadline(services: Services, code: str) -> None:
+    """A room's timer fired: start the race, or end it at the time limit."""
+    now = now_ms()
+    room, _, _ = await _rooms.load(services.store, code)
+    if room.phase == "countdown":
+        await _rooms.update(services.store, code, lambda r: rooms.start(r, now))
+        return
+    if room.phase != "racing" or rooms.deadline(room) is None or now < (rooms.deadline(room) or 0):
+        return
+    await _reconcile(services, code, room)
+    ends_at = rooms.deadline(room) or now
+    for player in room.players:
+        if player.outcome == "playing":
+            await services.store.finish_player(code, player.seat, "timeout", ends_at)
+    await _rooms.update(services.store, code, lambda r: rooms.expire(r, now))
+    await _close_race(services, code, now)
+
+
+async def _racing_room(services: Services, code: str, now: int) -> Room:
+    """The room; a countdown that is over starts the race first."""
+    room = await services.hub.room(code)
+    if room.phase == "countdown" and room.start_at_ms is not None and now >= room.start_at_ms:
+        saved = await _rooms.update(services.store, code, lambda r: rooms.start(r, now))
+        room = saved.room
+        services.hub.rooms[code] = room
+    if room.phase != "racing":
+        hint = "the race has not started yet" if room.phase != "finished" else "the race is over"
+        raise RoomError(ErrorCode.MOVE_NOT_RACING, hint)
+    return room
+
+
+async def _game(
+    session: Session, code: str, seat: int, race_no: int
+) -> tuple[engine.GameState, int]:
+    """The player's game, cached in the session for the race it belongs to."""
+    if session.game is None or session.race_no != race_no:
+        session.race_no = race_no
+        record = await session.services.store.load_player(code, seat)
+        if record is None:
+            raise RoomError(ErrorCode.MOVE_NOT_RACING, "no game for this seat yet")
+        session.game, session.version = engine.from_bytes(record.state), record.version
+    return session.game, session.version
+
+
+def _apply(
+    services: Services, state: engine.GameState, text: str, version: int
+) -> engine.GameState:
+    try:
+        return engine.apply(state, engine.Move.parse(text))
+    except engine.InvalidMove as error:
+        services.metrics.rejected.inc()
+        raise MoveRefused(ErrorCode.MOVE_INVALID, str(error), version) from None
+    except engine.IllegalMove as error:
+        services.metrics.rejected.inc()
+        raise MoveRefused(ErrorCode.MOVE_ILLEGAL, str(error), version) from None
+
+
+async def _resent_or_stale(session: Session, message: MakeMove, version: int) -> MoveOk:
+    """A move id seen before is answered again; anything else is a stale version."""
+    code, seat = session.code or "", session.seat or 0
+    seen = await session.services.store.find_move(code, seat, message.move_id)
+    if seen is None:
+        raise _stale(version)
+    board, _ = await own_board(session, await session.services.hub.room(code))
+    record = await session.services.store.load_player(code, seat)
+    if board is None or record is None:
+        raise _stale(version)
+    return MoveOk(
+        id=message.id,
+        move_id=message.move_id,
+        version=seen.version,
+        board=board,
+        at_ms=record.progress_at_ms,
+        progress=record.progress,
+        outcome=engine.outcome(engine.from_bytes(record.state)).value,
+    )
+
+
+def _stale(version: int) -> MoveRefused:
+    text = f"your game is at version {version}; send sync for your board"
+    return MoveRefused(ErrorCode.MOVE_STALE_VERSION, text, version)
+
+
+async def _finish(services: Services, code: str, seat: int, outcome: str, now: int) -> None:
+    """Record in the room that the player is done, and close the race if all are."""
+    await _record_finish(services, code, seat, outcome, now)
+    await _close_race(services, code, now)
+
+
+async def _record_finish(
+    services: Services, code: str, seat: int, outcome: str, at_ms: int
+) -> None:
+    def change(room: Room) -> Transition:
+        if room.player(seat).outcome != "playing":
+            return Transition(room)
+        return rooms.player_finished(room, seat, outcome, at_ms)  # type: ignore[arg-type]
+
+    await _rooms.update(services.store, code, change)
+
+
+async def _close_race(services: Services, code: str, now: int) -> None:
+    saved = await _rooms.finish_if_over(services.store, code, now)
+    if saved is not None:
+        await services.store.expire_room(code, services.config.finished_room_ttl_s)
+
+
+async def _reconcile(services: Services, code: str, room: Room) -> None:
+    """Bring into the room any finish its game records know of but it does not.
+
+    A process can die between committing a winning move and recording the finish
+    in the room; the game record is the truth.
+    """
+    for player in room.players:
+        if player.outcome != "playing":
+            continue
+        record = await services.store.load_player(code, player.seat)
+        if record is None or record.outcome == "playing" or record.finished_at_ms is None:
+            continue
+        await _record_finish(services, code, player.seat, record.outcome, record.finished_at_ms)

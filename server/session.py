@@ -1,0 +1,155 @@
+"""One WebSocket connection: handshake, rate limit, decode, dispatch, reply.
+
+A session reads its frames one at a time, so one player's requests are
+handled in the order they were sent. Room events reach it from the hub; while
+it is joining or resuming (``paused``) they are held and sent after the reply,
+each seq once, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from pydantic import BaseModel
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+import engine
+from protocol import (
+    PROTOCOL_VERSION,
+    CloseCode,
+    Error,
+    ErrorCode,
+    Hello,
+    ProtocolError,
+    Welcome,
+    decode_client,
+    encode,
+    encode_event_frame,
+    error_reply,
+)
+from server import handlers
+from server._services import Services, now_ms
+from server.ratelimit import TokenBucket
+from server.room import RoomError
+
+_log = logging.getLogger(__name__)
+HELLO_TIMEOUT_S = 10.0
+
+
+class Session:
+    def __init__(self, conn: ServerConnection, services: Services) -> None:
+        self.conn, self.services = conn, services
+        self.code: str | None = None
+        self.seat: int | None = None
+        self.token_hash: str | None = None
+        self.last_seq = 0
+        self.paused = False
+        self.held: list[tuple[int, bytes]] = []
+        self.game: engine.GameState | None = None
+        self.version = -1
+        self.race_no = 0
+        config = services.config
+        self.bucket = TokenBucket(config.rate_per_s, config.rate_burst, time.monotonic())
+        self.strikes = 0
+
+    async def run(self) -> None:
+        try:
+            if await self._hello():
+                async for frame in self.conn:
+                    await self._handle(frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            await handlers.disconnected(self)
+
+    async def send(self, message: BaseModel) -> None:
+        await self.conn.send(encode(message))
+
+    def hold(self, seq: int, frame: bytes) -> None:
+        self.held.append((seq, frame))
+
+    def hold_event(self, seq: int, body: bytes) -> None:
+        self.hold(seq, encode_event_frame(seq, body))
+
+    async def release(self) -> None:
+        """Send the held events above the last seq seen, in order, and stop holding."""
+        held, self.held = sorted(self.held, key=lambda item: item[0]), []
+        self.paused = False
+        for seq, frame in held:
+            if seq > self.last_seq:
+                self.last_seq = seq
+                await self.conn.send(frame)
+
+    async def resync(self) -> None:
+        """Events were lost to trimming: replace what the client knows with a snapshot."""
+        await handlers.send_snapshot(self, None)
+
+    async def _hello(self) -> bool:
+        """Wait for ``hello``, answering anything else with an error; False: closed."""
+        deadline = time.monotonic() + HELLO_TIMEOUT_S
+        message = None
+        while not isinstance(message, Hello):
+            try:
+                frame = await asyncio.wait_for(self.conn.recv(), deadline - time.monotonic())
+            except TimeoutError:
+                await self.conn.close(CloseCode.HELLO_TIMEOUT, "no hello")
+                return False
+            message = await self._decode(frame)
+            if message is not None and not isinstance(message, Hello):
+                text = "the first message must be hello"
+                await self.send(Error(id=message.id, code=ErrorCode.PROTO_NO_HELLO, message=text))
+        if message.version != PROTOCOL_VERSION:
+            text = f"this server speaks protocol version {PROTOCOL_VERSION}"
+            await self.send(Error(id=message.id, code=ErrorCode.PROTO_VERSION, message=text))
+            await self.conn.close(CloseCode.BAD_VERSION, "unsupported protocol version")
+            return False
+        await self.send(Welcome(id=message.id, version=PROTOCOL_VERSION, server_ms=now_ms()))
+        return True
+
+    async def _decode(self, frame: str | bytes) -> handlers.ClientMessage | None:
+        """The message, or None after answering what was wrong with the frame."""
+        if isinstance(frame, str):
+            await self.conn.close(CloseCode.PROTOCOL_ERROR, "messages are binary msgpack frames")
+            return None
+        if not self.bucket.take(time.monotonic()):
+            await self._over_rate()
+            return None
+        try:
+            return decode_client(frame)
+        except ProtocolError as error:
+            self.services.metrics.errors.inc()
+            await self.send(error_reply(error))
+            return None
+
+    async def _over_rate(self) -> None:
+        self.strikes += 1
+        if self.strikes > self.services.config.max_rate_strikes:
+            await self.conn.close(CloseCode.POLICY, "rate limit exceeded")
+            return
+        text = "too many requests; slow down"
+        await self.send(Error(id=None, code=ErrorCode.PROTO_RATE_LIMITED, message=text))
+
+    async def _handle(self, frame: str | bytes) -> None:
+        message = await self._decode(frame)
+        if message is None:
+            return
+        try:
+            reply = await handlers.handle(self, message)
+        except RoomError as error:
+            self.services.metrics.errors.inc()
+            version = getattr(error, "version", None)
+            reply = Error(id=message.id, code=error.code, message=error.message, version=version)
+        except ConnectionClosed:
+            raise
+        except Exception:
+            _log.exception("request %s failed", message.type)
+            self.services.metrics.errors.inc()
+            text = "the server failed on this request; it may not have been applied"
+            reply = Error(id=message.id, code=ErrorCode.SERVER_INTERNAL, message=text)
+        if reply is not None:
+            await self.send(reply)
+        if self.paused:
+            await self.release()
