@@ -51,10 +51,11 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
     code, seat = session.code, session.seat
     if code is None:
         raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
+    if seat is None:
+        raise RoomError(ErrorCode.MOVE_SPECTATOR, "spectators cannot play")
     now = now_ms()
     room = await _racing_room(services, code, now)
     rooms.check_move(room, seat, now)
-    assert seat is not None  # check_move refuses spectators
     state, version = await _game(session, code, seat, room.race_no)
     if message.expected_version != version:
         return await _resent_or_stale(session, message, version)
