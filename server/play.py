@@ -60,7 +60,7 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
     if message.expected_version != version:
         return await _resent_or_stale(session, message, version)
     if version >= MAX_MOVES:
-        raise RoomError(ErrorCode.MOVE_LIMIT, f"at most {MAX_MOVES} moves in one race")
+        raise MoveRefused(ErrorCode.MOVE_LIMIT, f"at most {MAX_MOVES} moves in one race", version)
     new_state = _apply(services, state, message.move, version)
     outcome = engine.outcome(new_state)
     progress = engine.progress(new_state)
