@@ -34,6 +34,9 @@ from server.store import Duplicate, PlayerFinished, VersionConflict
 if TYPE_CHECKING:
     from server.session import Session
 
+_OVER = (ErrorCode.MOVE_NOT_RACING, ErrorCode.MOVE_FINISHED)
+"""Refusals a resend of a move that ended the player's race (or the race) would get."""
+
 __all__ = ["MakeMove", "MoveRefused", "Resign", "move", "on_deadline", "own_board", "resign"]
 
 
@@ -54,8 +57,13 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
     if seat is None:
         raise RoomError(ErrorCode.MOVE_SPECTATOR, "spectators cannot play")
     now = now_ms()
-    room = await _racing_room(services, code, now)
-    rooms.check_move(room, seat, now)
+    try:
+        room = await _racing_room(services, code, now)
+        rooms.check_move(room, seat, now)
+    except RoomError as refused:
+        if refused.code not in _OVER:
+            raise
+        return await _resent_or(refused, session, message)
     state, version = await _game(session, code, seat, room.race_no)
     if message.expected_version != version:
         return await _resent_or_stale(session, message, version)
@@ -200,14 +208,23 @@ def _apply(
 
 async def _resent_or_stale(session: Session, message: MakeMove, version: int) -> MoveOk:
     """A move id seen before is answered again; anything else is a stale version."""
+    return await _resent_or(_stale(version), session, message)
+
+
+async def _resent_or(refusal: RoomError, session: Session, message: MakeMove) -> MoveOk:
+    """The reply of the first time if this move id was applied before, else `refusal`.
+
+    A player whose last move ended their race may resend it after a lost
+    connection; it is answered, not refused as too late.
+    """
     code, seat = session.code or "", session.seat or 0
     seen = await session.services.store.find_move(code, seat, message.move_id)
     if seen is None:
-        raise _stale(version)
+        raise refusal
     board, _ = await own_board(session, await session.services.hub.room(code))
     record = await session.services.store.load_player(code, seat)
     if board is None or record is None:
-        raise _stale(version)
+        raise refusal
     return MoveOk(
         id=message.id,
         move_id=message.move_id,
