@@ -50,6 +50,7 @@ def _announce(config: Config, port: int, where: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(
+    logging.getLogger("websockets").setLevel(logging.WARNING)
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     config = parse_args(argv)

@@ -114,23 +114,27 @@ class Session:
         if isinstance(frame, str):
             await self.conn.close(CloseCode.PROTOCOL_ERROR, "messages are binary msgpack frames")
             return None
-        if not self.bucket.take(time.monotonic()):
-            await self._over_rate()
-            return None
+        within_rate = self.bucket.take(time.monotonic())
         try:
-            return decode_client(frame)
+            message = decode_client(frame)
         except ProtocolError as error:
             self.services.metrics.errors.inc()
-            await self.send(error_reply(error))
+            await (self.send(error_reply(error)) if within_rate else self._over_rate(None))
             return None
+        if not within_rate:
+            await self._over_rate(message.id)
+            return None
+        return message
 
-    async def _over_rate(self) -> None:
+    async def _over_rate(self, request_id: int | None) -> None:
+        """Refuse a request over the rate limit; close after too many such."""
+        self.services.metrics.errors.inc()
         self.strikes += 1
         if self.strikes > self.services.config.max_rate_strikes:
             await self.conn.close(CloseCode.POLICY, "rate limit exceeded")
             return
-        text = "too many requests; slow down"
-        await self.send(Error(id=None, code=ErrorCode.PROTO_RATE_LIMITED, message=text))
+        text = "too many requests; slow down and send it again"
+        await self.send(Error(id=request_id, code=ErrorCode.PROTO_RATE_LIMITED, message=text))
 
     async def _handle(self, frame: str | bytes) -> None:
         message = await self._decode(frame)
