@@ -5,18 +5,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+import msgpack
 from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import (
     PROTOCOL_VERSION,
+    CreateRoom,
     EventFrame,
     Hello,
+    Joined,
+    JoinRoom,
+    Ping,
+    Ready,
     ServerMessage,
+    Settings,
     decode_server,
     encode,
 )
@@ -38,8 +45,13 @@ class Client:
         self.reader = asyncio.create_task(self._read())
 
     @classmethod
+    async def dial(cls, url: str) -> Client:
+        """A connection that has sent nothing yet (no ``hello``)."""
+        return cls(await connect(url, compression=None, max_size=None))
+
+    @classmethod
     async def open(cls, url: str) -> Client:
-        client = cls(await connect(url, compression=None, max_size=None))
+        client = await cls.dial(url)
         welcome = await client.call(Hello, version=PROTOCOL_VERSION, client="tests")
         assert welcome.type == "welcome", welcome
         return client
@@ -60,6 +72,29 @@ class Client:
 
     async def send_raw(self, data: bytes | str) -> None:
         await self.conn.send(data)
+
+    async def send_map(self, fields: dict[str, Any]) -> None:
+        """Send any map as msgpack, unchecked by the schemas (for malformed requests)."""
+        await self.conn.send(msgpack.packb(fields))
+
+    async def answers_to(self, data: bytes) -> list[ServerMessage]:
+        """Send a raw frame, then a ping; what arrived before the pong.
+
+        The server reads a connection's frames in order, so every reply to the raw
+        frame comes before the pong. Raw frames should not use small request ids,
+        which the ping may take.
+        """
+        start = len(self.frames)
+        await self.conn.send(data)
+        pong = await self.call(Ping)
+        received = [decode_server(frame) for frame in self.frames[start:]]
+        return received[: received.index(pong)]
+
+    async def closed(self, timeout: float = TIMEOUT_S) -> int | None:
+        """Wait until the connection is closed; the close code the server sent."""
+        async with asyncio.timeout(timeout):
+            await self.conn.wait_closed()
+        return self.conn.close_code
 
     def events(self, kind: str | None = None) -> list[Any]:
         """Event bodies received so far, oldest first (optionally of one type)."""
@@ -104,3 +139,24 @@ class Client:
                 else:
                     self.pushed.append(message)
                 self.arrived.set()
+
+
+async def start_race(
+    clients: Sequence[Client], variant: str = "little-forty", settings: Settings | None = None
+) -> list[Joined]:
+    """Seat the clients in a new room (the first one hosts), ready everyone, await the start."""
+    host, *others = clients
+    created = await host.call(
+        CreateRoom, variant=variant, name="P0", settings=settings or Settings(countdown_s=1)
+    )
+    assert created.type == "joined", created
+    seated = [created]
+    for number, client in enumerate(others, 1):
+        joined = await client.call(JoinRoom, code=created.code, name=f"P{number}")
+        assert joined.type == "joined", joined
+        seated.append(joined)
+    for client in clients:
+        assert (await client.call(Ready, ready=True)).type == "ok"
+    for client in clients:
+        await client.wait_event("race_started")
+    return seated
