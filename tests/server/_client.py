@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -41,6 +42,8 @@ class Client:
         self.replies: dict[int, asyncio.Future[ServerMessage]] = {}
         self.pushed: list[ServerMessage] = []
         self.frames: list[bytes] = []
+        self.arrived_ms: list[int] = []
+        """When each of `frames` arrived, in wall-clock ms (the server clock on this machine)."""
         self.arrived = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
 
@@ -130,6 +133,7 @@ class Client:
         with contextlib.suppress(ConnectionClosed):
             async for frame in self.conn:
                 assert isinstance(frame, bytes)
+                self.arrived_ms.append(time.time_ns() // 1_000_000)
                 self.frames.append(frame)
                 message = decode_server(frame)
                 request_id = getattr(message, "id", None)
