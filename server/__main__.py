@@ -50,9 +50,9 @@ def _announce(config: Config, port: int, where: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(
-    logging.getLogger("websockets").setLevel(logging.WARNING)
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    logging.getLogger("websockets").setLevel(logging.WARNING)
     config = parse_args(argv)
     try:
         import uvloop  # noqa: PLC0415 (optional: the fast loop where it is installed)
