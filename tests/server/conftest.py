@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,3 +46,27 @@ async def connect(race_server: RaceServer) -> AsyncIterator[Callable[[], Awaitab
     yield open_
     for client in clients:
         await client.close()
+
+
+ServerFactory = Callable[..., Awaitable[RaceServer]]
+
+
+@pytest.fixture
+async def start_server() -> AsyncIterator[ServerFactory]:
+    """Starts race servers over a given store with settings of the test's choosing.
+
+    ``await start_server(store, rate_per_s=1000)`` runs a server with those
+    `Config` fields on any free port; every server still running is stopped
+    afterwards.
+    """
+    servers: list[RaceServer] = []
+
+    async def start(store: Store, **settings: Any) -> RaceServer:
+        server = RaceServer(Config(port=0, **settings), store)
+        await server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        await server.stop()
