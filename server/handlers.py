@@ -68,7 +68,7 @@ async def ping(session: Session, message: Ping) -> Pong:
 
 
 async def hello_again(session: Session, message: Any) -> None:
-    raise RoomError(ErrorCode.PROTO_INVALID, "hello was already agreed")
+    raise RoomError(ErrorCode.PROTO_NO_HELLO, "hello was already agreed")
 
 
 async def create_room(session: Session, message: CreateRoom) -> Joined:
