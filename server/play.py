@@ -119,10 +119,11 @@ async def resign(session: Session, message: Resign) -> Ok:
     code, seat = session.code, session.seat
     if code is None:
         raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
+    if seat is None:
+        raise RoomError(ErrorCode.MOVE_SPECTATOR, "spectators cannot resign")
     now = now_ms()
     room = await _racing_room(services, code, now)
     rooms.check_move(room, seat, now)
-    assert seat is not None
     await services.store.finish_player(code, seat, "resigned", now)
     session.game = None
     await _finish(services, code, seat, "resigned", now)
