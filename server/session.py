@@ -54,16 +54,21 @@ class Session:
         config = services.config
         self.bucket = TokenBucket(config.rate_per_s, config.rate_burst, time.monotonic())
         self.strikes = 0
+        self.closing: asyncio.Task[None] | None = None
+        """The closing handshake this side started; frames still arriving are dropped."""
 
     async def run(self) -> None:
         try:
             if await self._hello():
                 async for frame in self.conn:
-                    await self._handle(frame)
+                    if self.closing is None:
+                        await self._handle(frame)
         except ConnectionClosed:
             pass
         finally:
             await handlers.disconnected(self)
+            if self.closing is not None:
+                await self.closing
 
     async def send(self, message: BaseModel) -> None:
         await self.conn.send(encode(message))
@@ -98,6 +103,8 @@ class Session:
                 await self.conn.close(CloseCode.HELLO_TIMEOUT, "no hello")
                 return False
             message = await self._decode(frame)
+            if self.closing is not None:
+                return False
             if message is not None and not isinstance(message, Hello):
                 text = "the first message must be hello"
                 await self.send(Error(id=message.id, code=ErrorCode.PROTO_NO_HELLO, message=text))
@@ -112,7 +119,7 @@ class Session:
     async def _decode(self, frame: str | bytes) -> handlers.ClientMessage | None:
         """The message, or None after answering what was wrong with the frame."""
         if isinstance(frame, str):
-            await self.conn.close(CloseCode.PROTOCOL_ERROR, "messages are binary msgpack frames")
+            self._close(CloseCode.PROTOCOL_ERROR, "messages are binary msgpack frames")
             return None
         within_rate = self.bucket.take(time.monotonic())
         try:
@@ -131,10 +138,20 @@ class Session:
         self.services.metrics.errors.inc()
         self.strikes += 1
         if self.strikes > self.services.config.max_rate_strikes:
-            await self.conn.close(CloseCode.POLICY, "rate limit exceeded")
+            self._close(CloseCode.POLICY, "rate limit exceeded")
             return
         text = "too many requests; slow down and send it again"
         await self.send(Error(id=request_id, code=ErrorCode.PROTO_RATE_LIMITED, message=text))
+
+    def _close(self, code: CloseCode, reason: str) -> None:
+        """Start closing, without waiting here for the handshake to end.
+
+        The read loop must keep draining frames the client already sent: while
+        many are queued the connection stops reading, and the client's close
+        reply behind them would not be seen until the close timeout.
+        """
+        if self.closing is None:
+            self.closing = asyncio.create_task(self.conn.close(code, reason))
 
     async def _handle(self, frame: str | bytes) -> None:
         message = await self._decode(frame)
