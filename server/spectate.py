@@ -43,9 +43,7 @@ class Spectate:
             task.cancel()
 
     def progress(self, seat: int, version: int, seq: int) -> None:
-        """A move was committed: its board is due after the delay."""
-        if not self.hub.spectators(self.code):
-            return
+        """A move was committed: its board is due after the delay, to whoever watches then."""
         if self.delay_s == 0:
             self._want(seat, version, seq)
             return
@@ -72,6 +70,8 @@ class Spectate:
         return frames
 
     def _want(self, seat: int, version: int, seq: int) -> None:
+        if not self.hub.spectators(self.code):
+            return
         if version > self.wanted.get(seat, (0, 0))[0]:
             self.wanted[seat] = (version, seq)
         if seat not in self.workers:
