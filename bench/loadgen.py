@@ -40,7 +40,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def saturate(bots: Sequence[Bot], seconds: float) -> float:
+async def saturate(bots: Sequence[Bot], seconds: float) -> tuple[int, float]:
     done = 0
     deadline = time.perf_counter() + seconds
 
@@ -51,7 +51,7 @@ async def saturate(bots: Sequence[Bot], seconds: float) -> float:
 
     start = time.perf_counter()
     await asyncio.gather(*(loop(bot) for bot in bots))
-    return done / (time.perf_counter() - start)
+    return done, time.perf_counter() - start
 
 
 async def paced(bots: Sequence[Bot], rate: float, seconds: float) -> list[float]:
@@ -88,11 +88,12 @@ async def run(setup: Setup, args: argparse.Namespace) -> dict[str, float]:
     bots = await setup(args.url, args.rooms, args.players)
     print(f"ready {len(bots)}", flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    rate = await saturate(bots, args.saturate)
+    done, elapsed = await saturate(bots, args.saturate)
+    print(f"saturated {done} {elapsed:.3f}", flush=True)
     latencies = await paced(bots, args.rate, args.paced)
     return {
         "bots": len(bots),
-        "moves_per_s": rate,
+        "moves_per_s": done / elapsed,
         "paced_rate": args.rate,
         "paced_moves": len(latencies),
         "p50_ms": percentile(latencies, 0.50) * 1000,

@@ -52,6 +52,10 @@ class Hub:
         self.members: dict[str, set[Member]] = {}
         self.rooms: dict[str, Room] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.changed: dict[str, int] = {}
+        """Seq of the latest event that changed each room (not ``progress``)."""
+        self.armed: dict[str, int] = {}
+        """Seq of the room read that armed each room's timer."""
         self.spectate: dict[str, Spectate] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.feed = store.feed()
@@ -88,6 +92,8 @@ class Hub:
         if not group:
             del self.members[code]
             self.rooms.pop(code, None)
+            self.changed.pop(code, None)
+            self.armed.pop(code, None)
             if timer := self.timers.pop(code, None):
                 timer.cancel()
             if spectate := self.spectate.pop(code, None):
@@ -98,10 +104,15 @@ class Hub:
         """The room as last seen (cached while it has local sessions)."""
         cached = self.rooms.get(code)
         if cached is None:
-            cached, _, _ = await _rooms.load(self.store, code)
-            if code in self.members:
-                self.rooms[code] = cached
+            cached, _ = await self._load(code)
         return cached
+
+    async def _load(self, code: str) -> tuple[Room, int]:
+        """Read the room; cache it unless an event newer than the read came in meanwhile."""
+        room, _, seq = await _rooms.load(self.store, code)
+        if code in self.members and seq >= self.changed.get(code, 0):
+            self.rooms[code] = room
+        return room, seq
 
     async def spectating(self, code: str) -> Spectate | None:
         """The room's spectator boards, set up now if a race has been dealt."""
@@ -140,16 +151,24 @@ class Hub:
             if spectate := self.spectate.get(code):
                 spectate.progress(event["seat"], event["moves"], seq)
         else:
+            self.changed[code] = seq
             self.rooms.pop(code, None)
             self._spawn(self._refresh(code))
 
     async def _refresh(self, code: str) -> None:
-        """Reload the room, re-arm its timer and its spectator boards."""
-        room = await self.room(code)
+        """Reload the room, re-arm its timer and its spectator boards.
+
+        Refreshes may finish out of order; one that read an older room than an
+        earlier-finished refresh leaves the timer alone.
+        """
+        room, seq = await self._load(code)
+        if code not in self.members or seq < self.armed.get(code, -1):
+            return
+        self.armed[code] = seq
         if timer := self.timers.pop(code, None):
             timer.cancel()
         due = rooms.deadline(room)
-        if due is not None and code in self.members:
+        if due is not None:
             delay = max(0.0, (due - self.clock()) / 1000)
             loop = asyncio.get_running_loop()
             self.timers[code] = loop.call_later(delay, self._fire, code)

@@ -10,6 +10,7 @@ updates the room, and the last player to finish closes the race.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING
 
@@ -147,23 +148,29 @@ async def welcome_spectator(session: Session, code: str, seq: int) -> None:
     spectate = await session.services.hub.spectating(code)
     if spectate is not None:
         for frame in await spectate.boards(seq):
-            session.hold(seq, frame)
+            session.hold_board(frame)
 
 
 async def on_deadline(services: Services, code: str) -> None:
-    """A room's timer fired: start the race, or end it at the time limit."""
-    now = now_ms()
+    """A room's timer fired: start the race, or end it at the time limit.
+
+    Timers may fire a little early by the wall clock; then this waits the rest.
+    """
     room, _, _ = await _rooms.load(services.store, code)
+    due = rooms.deadline(room)
+    if due is None:
+        return
+    early_ms = due - now_ms()
+    if early_ms > 0:
+        await asyncio.sleep(early_ms / 1000 + 0.001)
+    now = now_ms()
     if room.phase == "countdown":
         await _rooms.update(services.store, code, lambda r: rooms.start(r, now))
         return
-    if room.phase != "racing" or rooms.deadline(room) is None or now < (rooms.deadline(room) or 0):
-        return
     await _reconcile(services, code, room)
-    ends_at = rooms.deadline(room) or now
     for player in room.players:
         if player.outcome == "playing":
-            await services.store.finish_player(code, player.seat, "timeout", ends_at)
+            await services.store.finish_player(code, player.seat, "timeout", due)
     await _rooms.update(services.store, code, lambda r: rooms.expire(r, now))
     await _close_race(services, code, now)
 

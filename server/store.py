@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgpack
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
@@ -75,6 +75,8 @@ __all__ = [
 ]
 
 _PLAYING = "playing"
+POOL_WAIT_S = 10.0
+"""How long a command waits for a free connection before it fails."""
 
 
 def _checked(reply: list[Any]) -> list[Any]:
@@ -108,17 +110,24 @@ class Store(StoreReads):
         *,
         group_commit: bool = True,
         stream_maxlen: int = 4096,
+        max_connections: int = 64,
     ) -> Store:
         """Connect and load the scripts (which also checks that Redis answers).
+
+        At most `max_connections` commands are in flight at once; more wait for a
+        free connection (a burst of requests queues instead of failing).
 
         Commands ride out a short outage (a Redis restart): a lost connection is
         retried with backoff for a few seconds before the error reaches the caller.
         """
-        client = Redis.from_url(
+        pool = BlockingConnectionPool.from_url(
             url,
+            max_connections=max_connections,
+            timeout=POOL_WAIT_S,
             retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.02), retries=10),
             socket_connect_timeout=5,
         )
+        client = Redis(connection_pool=pool)
         store = cls(client, prefix, group_commit=group_commit, stream_maxlen=stream_maxlen)
         try:
             await store._runner.load(_lua.SCRIPTS)

@@ -1,0 +1,116 @@
+"""Bots for the real server: rooms of players racing on public deals.
+
+The bots speak the real protocol but skip the schemas on their side (plain
+msgpack maps), so the load generator stays light. Each room plays a public
+deal; its move line, a random walk of legal moves, is worked out with the
+engine before the clock starts, and every player of the room plays it.
+Rooms alternate between the two-deck games Little Forty and Double Canfield 40.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+
+import engine
+from protocol import PROTOCOL_VERSION
+
+VARIANTS = ("little-forty", "double-canfield-40")
+LINE_LENGTH = 150
+
+
+def move_line(variant: str, deal: int) -> list[str]:
+    """A random walk of legal moves on the deal, as notation."""
+    state = engine.new_game(variant, b"deal:%d" % deal)
+    rng = random.Random(deal)
+    line: list[str] = []
+    while len(line) < LINE_LENGTH and engine.outcome(state) is engine.Outcome.PLAYING:
+        moves = engine.legal_moves(state)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        state = engine.apply(state, move)
+        line.append(move.format())
+    return line
+
+
+class FullBot:
+    def __init__(self, conn: ClientConnection, line: list[str]) -> None:
+        self.conn, self.line = conn, line
+        self.ids = itertools.count(1)
+        self.version = 0
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.started = asyncio.Event()
+        self.reader = asyncio.create_task(self._read())
+
+    async def request(self, **message: Any) -> dict[str, Any]:
+        request_id = next(self.ids)
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[request_id] = future
+        await self.conn.send(msgpack.packb({"id": request_id, **message}))
+        reply: dict[str, Any] = await future
+        if reply["type"] == "error":
+            raise RuntimeError(f"{message['type']}: {reply['code']} {reply['message']}")
+        return reply
+
+    async def move(self) -> bool:
+        if self.version >= len(self.line):
+            return False
+        reply = await self.request(
+            type="move",
+            move=self.line[self.version],
+            move_id=f"m{self.version}",
+            expected_version=self.version,
+        )
+        self.version = reply["version"]
+        return True
+
+    async def _read(self) -> None:
+        async for frame in self.conn:
+            message = msgpack.unpackb(frame)
+            if message["type"] == "event":
+                if message["event"]["type"] == "race_started":
+                    self.started.set()
+                continue
+            future = self.waiting.pop(message.get("id", -1), None)
+            if future is not None:
+                future.set_result(message)
+
+
+async def _open(url: str, line: list[str]) -> FullBot:
+    conn = await connect(url, compression=None, max_queue=None, open_timeout=60)
+    bot = FullBot(conn, line)
+    await bot.request(type="hello", version=PROTOCOL_VERSION, client="bench")
+    return bot
+
+
+async def _room(url: str, index: int, players: int) -> list[FullBot]:
+    variant, deal = VARIANTS[index % len(VARIANTS)], index + 1
+    line = move_line(variant, deal)
+    host = await _open(url, line)
+    settings = {"max_players": players, "time_limit_s": 3600, "countdown_s": 1, "deal_number": deal}
+    joined = await host.request(type="create_room", variant=variant, name="host", settings=settings)
+    bots = [host]
+    for seat in range(1, players):
+        bot = await _open(url, line)
+        await bot.request(type="join_room", code=joined["code"], name=f"bot{seat}")
+        bots.append(bot)
+    return bots
+
+
+async def setup(url: str, rooms: int, players: int) -> Sequence[FullBot]:
+    """Open every room, seat its bots, ready them and wait for every race to start."""
+    groups: list[list[FullBot]] = []
+    for first in range(0, rooms, 25):
+        batch = range(first, min(rooms, first + 25))
+        groups += await asyncio.gather(*(_room(url, index, players) for index in batch))
+    bots = [bot for group in groups for bot in group]
+    await asyncio.gather(*(bot.request(type="ready", ready=True) for bot in bots))
+    await asyncio.gather(*(bot.started.wait() for bot in bots))
+    return bots
