@@ -48,6 +48,8 @@ class Session:
         self.last_seq = 0
         self.paused = False
         self.held: list[tuple[int, bytes]] = []
+        self.boards: list[bytes] = []
+        """Spectator boards as of the reply's seq, sent right after it."""
         self.game: engine.GameState | None = None
         self.version = -1
         self.race_no = 0
@@ -79,10 +81,16 @@ class Session:
     def hold_event(self, seq: int, body: bytes) -> None:
         self.hold(seq, encode_event_frame(seq, body))
 
+    def hold_board(self, frame: bytes) -> None:
+        self.boards.append(frame)
+
     async def release(self) -> None:
-        """Send the held events above the last seq seen, in order, and stop holding."""
+        """Send the held boards, then the held events above the last seq seen, in order."""
         held, self.held = sorted(self.held, key=lambda item: item[0]), []
+        boards, self.boards = self.boards, []
         self.paused = False
+        for frame in boards:
+            await self.conn.send(frame)
         for seq, frame in held:
             if seq > self.last_seq:
                 self.last_seq = seq
