@@ -1,0 +1,147 @@
+"""One line of news per room event, as a player or spectator wants to read it.
+
+Pure: the text depends on the event and the room as it was just before it
+(names of players who are about to leave are still known there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from client_cli.render import format_clock, format_duration
+from client_cli.room import player_name
+from engine import find_variant
+from protocol import (
+    ClientMessage,
+    Countdown,
+    Error,
+    HostChanged,
+    MakeMove,
+    PlayerBack,
+    PlayerFinished,
+    PlayerJoined,
+    PlayerLeft,
+    ProgressMade,
+    RaceStarted,
+    ReadyChanged,
+    Rematch,
+    RoomEvent,
+    RoomSnapshot,
+    SettingsChanged,
+    SpectatorCount,
+)
+
+Describe = Callable[[Any, RoomSnapshot, "int | None"], "str | None"]
+
+_FINISH_VERBS = {
+    "won": "won in",
+    "stuck": "got stuck after",
+    "resigned": "resigned after",
+    "timeout": "ran out of time after",
+}
+
+
+def describe(event: RoomEvent, room: RoomSnapshot, you: int | None) -> str | None:
+    """News about ``event``; ``None`` when there is nothing worth a line."""
+    text = _TEXTS.get(type(event))
+    return None if text is None else text(event, room, you)
+
+
+def describe_error(request: ClientMessage, error: Error) -> str:
+    """A refused request, naming what was refused and why."""
+    what = f"move {request.move!r}" if isinstance(request, MakeMove) else request.type
+    detail = f": {error.message}" if error.message else ""
+    return f"{what} refused ({error.code.value}){detail}"
+
+
+def _who(room: RoomSnapshot, seat: int, you: int | None) -> str:
+    return "You" if seat == you else player_name(room, seat)
+
+
+def _joined(event: PlayerJoined, room: RoomSnapshot, you: int | None) -> str:
+    return f"{event.name} joined as #{event.seat + 1}."
+
+
+def _left(event: PlayerLeft, room: RoomSnapshot, you: int | None) -> str:
+    name = player_name(room, event.seat)
+    return f"{name} is away (seat kept)." if event.away else f"{name} left."
+
+
+def _back(event: PlayerBack, room: RoomSnapshot, you: int | None) -> str:
+    return f"{player_name(room, event.seat)} is back."
+
+
+def _host(event: HostChanged, room: RoomSnapshot, you: int | None) -> str:
+    if event.seat is None:
+        return "No host until a player comes back."
+    if event.seat == you:
+        return "You are the host now."
+    return f"{player_name(room, event.seat)} is the host now."
+
+
+def _spectators(event: SpectatorCount, room: RoomSnapshot, you: int | None) -> str:
+    return f"Spectators: {event.count}."
+
+
+def _settings(event: SettingsChanged, room: RoomSnapshot, you: int | None) -> str:
+    settings = event.settings
+    deal = "secret" if settings.deal_number is None else f"public {settings.deal_number}"
+    return (
+        f"Settings changed: {find_variant(event.variant).name}, {settings.max_players} seats,"
+        f" {format_clock(settings.time_limit_s * 1000)} limit, deal {deal}."
+        " Everyone must be ready again."
+    )
+
+
+def _ready(event: ReadyChanged, room: RoomSnapshot, you: int | None) -> str:
+    who = _who(room, event.seat, you)
+    verb = "are" if event.seat == you else "is"
+    return f"{who} {verb} {'ready' if event.ready else 'not ready'}."
+
+
+def _countdown(event: Countdown, room: RoomSnapshot, you: int | None) -> str:
+    seconds = (event.starts_in_ms + 999) // 1000
+    return (
+        f"Everyone is ready: race {event.race_no} starts in {seconds} s."
+        f" Seed commit {event.seed_commit}."
+    )
+
+
+def _started(event: RaceStarted, room: RoomSnapshot, you: int | None) -> str:
+    limit = format_clock(event.ends_at_ms - event.start_at_ms)
+    return f"Race {event.race_no}: GO! Time limit {limit}."
+
+
+def _progress(event: ProgressMade, room: RoomSnapshot, you: int | None) -> str | None:
+    if event.seat == you:
+        return None
+    total = find_variant(room.variant).total
+    name = player_name(room, event.seat)
+    moves = "1 move" if event.moves == 1 else f"{event.moves} moves"
+    return f"{name}: {event.progress}/{total} cards home, {moves}."
+
+
+def _finished(event: PlayerFinished, room: RoomSnapshot, you: int | None) -> str:
+    verb = _FINISH_VERBS[event.outcome]
+    return f"{_who(room, event.seat, you)} {verb} {format_duration(event.elapsed_ms)}."
+
+
+def _rematch(event: Rematch, room: RoomSnapshot, you: int | None) -> str:
+    return f"Rematch: back to the lobby for race {event.race_no}. Type ready when you are."
+
+
+_TEXTS: dict[type[Any], Describe] = {
+    PlayerJoined: _joined,
+    PlayerLeft: _left,
+    PlayerBack: _back,
+    HostChanged: _host,
+    SpectatorCount: _spectators,
+    SettingsChanged: _settings,
+    ReadyChanged: _ready,
+    Countdown: _countdown,
+    RaceStarted: _started,
+    ProgressMade: _progress,
+    PlayerFinished: _finished,
+    Rematch: _rematch,
+}

@@ -1,0 +1,167 @@
+"""Plain-text pictures of a board, a room and a race's ranking.
+
+Pure functions of protocol values: no clock, no I/O. The line-mode client
+prints them; a full-screen front end can reuse them. Pile labels match the
+move notation (``t3``, ``f2``, ``w``, ``r``) so what is shown can be typed.
+"""
+
+from __future__ import annotations
+
+from engine import Rules, find_variant
+from engine.cards import RANKS, SUITS
+from protocol import BoardView, PlayerInfo, PlayerResult, RaceOver, RoomSnapshot
+
+EMPTY = "--"
+
+
+def render(board: BoardView) -> str:
+    """The board as lines: headline, foundations, stock and reserve, then the piles."""
+    rules = find_variant(board.variant)
+    lines = [_headline(board, rules), _foundations(board)]
+    note = foundation_note(rules, board.base_rank)
+    if note:
+        lines.append(f"   {note}")
+    lines += _stock_lines(board, rules)
+    width = len(f"t{len(board.tableau)}")
+    for index, pile in enumerate(board.tableau):
+        cards = " ".join(pile) if pile else EMPTY
+        lines.append(f"{f't{index + 1}':<{width}}  {cards}")
+    return "\n".join(lines)
+
+
+def foundation_note(rules: Rules, base_rank: int) -> str:
+    """How the foundations build, when it is not plain "up from Ace, any suit"."""
+    if any(suit is not None for suit in rules.foundation_suits):
+        return "; ".join(_direction_groups(rules, base_rank))
+    if rules.base_from_deal:
+        return f"foundations go up from {RANKS[base_rank - 1]}, any suit, King wraps to Ace"
+    return ""
+
+
+def render_room(room: RoomSnapshot, you: int | None = None) -> str:
+    """The room: code to share, settings, and one line per seat."""
+    name = find_variant(room.variant).name
+    lines = [
+        f"Room {room.code} - {name} - race {room.race_no} - {room.phase}",
+        _deal_line(room),
+        _settings_line(room),
+    ]
+    total = find_variant(room.variant).total
+    width = max((len(player.name) for player in room.players), default=0)
+    for player in room.players:
+        lines.append(_player_line(room, player, width, total, you))
+    return "\n".join(lines)
+
+
+def render_ranking(over: RaceOver, total: int) -> str:
+    """Final ranking, best first: outcome, cards home, race time, moves."""
+    lines = [f"Race {over.race_no} results:"]
+    width = max((len(result.name) for result in over.ranking), default=0)
+    for result in over.ranking:
+        lines.append(_result_line(result, width, total))
+    return "\n".join(lines)
+
+
+def format_duration(ms: int) -> str:
+    """``m:ss.mmm``; race times are shown to the millisecond the server stamped."""
+    seconds, millis = divmod(max(0, ms), 1000)
+    minutes, seconds = divmod(seconds, 60)
+    return f"{minutes}:{seconds:02d}.{millis:03d}"
+
+
+def format_clock(ms: int) -> str:
+    """``m:ss``, rounded up, for time left on a running clock."""
+    seconds = (max(0, ms) + 999) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _headline(board: BoardView, rules: Rules) -> str:
+    line = f"{rules.name}: {board.progress}/{board.total} cards home"
+    if board.outcome != "playing":
+        line += f" - {board.outcome.upper()}"
+    return line
+
+
+def _foundations(board: BoardView) -> str:
+    cells = [f"f{index + 1} {card or EMPTY}" for index, card in enumerate(board.foundations)]
+    return "   ".join(["  ".join(cells[i : i + 4]) for i in range(0, len(cells), 4)])
+
+
+def _direction_groups(rules: Rules, base_rank: int) -> list[str]:
+    groups: list[str] = []
+    for down in (False, True):
+        indexes = [i for i, d in enumerate(rules.foundation_down) if d == down]
+        if not indexes:
+            continue
+        start = RANKS[rules.start_rank(indexes[0], base_rank) - 1]
+        suits = " ".join(_suit_name(rules.foundation_suits[i]) for i in indexes)
+        span = f"f{indexes[0] + 1}-f{indexes[-1] + 1}"
+        groups.append(f"{span} {'down' if down else 'up'} from {start} ({suits})")
+    return groups
+
+
+def _suit_name(suit: int | None) -> str:
+    return "any" if suit is None else SUITS[suit]
+
+
+def _stock_lines(board: BoardView, rules: Rules) -> list[str]:
+    lines: list[str] = []
+    if rules.stock == "draw":
+        waste = f"waste {len(board.waste)}, top {board.waste[-1]}" if board.waste else "waste 0"
+        lines.append(f"stock {board.stock}   {waste}   {_passes('turn-overs', board)}")
+    elif rules.stock == "deal":
+        lines.append(f"stock {board.stock} (deal puts one card on each pile)")
+    elif rules.redeals:
+        lines.append(_passes("redeals", board))
+    if rules.reserve:
+        top = board.reserve or EMPTY
+        lines.append(f"reserve {top} (+{board.reserve_hidden} face down)")
+    return lines
+
+
+def _passes(what: str, board: BoardView) -> str:
+    if board.passes_left is None:
+        return f"{what} unlimited"
+    return f"{what} left {board.passes_left}"
+
+
+def _deal_line(room: RoomSnapshot) -> str:
+    number = room.settings.deal_number
+    deal = f"public deal {number}" if number is not None else "secret deal"
+    if room.seed_commit:
+        deal += f", seed commit {room.seed_commit[:16]}..."
+    return f"Deal: {deal}"
+
+
+def _settings_line(room: RoomSnapshot) -> str:
+    settings = room.settings
+    return (
+        f"Seats {len(room.players)}/{settings.max_players}"
+        f" | time limit {format_clock(settings.time_limit_s * 1000)}"
+        f" | countdown {settings.countdown_s} s"
+        f" | spectator delay {settings.spectator_delay_s} s"
+        f" | spectators {room.spectators}"
+    )
+
+
+def _player_line(
+    room: RoomSnapshot, player: PlayerInfo, width: int, total: int, you: int | None
+) -> str:
+    marks = ["host" if player.seat == room.host else "    "]
+    if room.phase == "lobby":
+        marks.append("ready    " if player.ready else "not ready")
+    else:
+        marks.append(f"{player.progress:>3}/{total}  {player.moves:>4} moves  {player.outcome}")
+    if player.away:
+        marks.append("away")
+    if player.seat == you:
+        marks.append("(you)")
+    return f"  #{player.seat + 1} {player.name:<{width}}  {'  '.join(marks)}".rstrip()
+
+
+def _result_line(result: PlayerResult, width: int, total: int) -> str:
+    return (
+        f"  {result.rank}. {result.name:<{width}}  {result.outcome:<8}"
+        f"  {result.progress:>3}/{total}  {format_duration(result.elapsed_ms):>9}"
+        f"  {result.moves:>4} moves"
+    )

@@ -1,0 +1,1 @@
+"""Tests of the terminal client: rendering, room tracking, arguments and whole sessions."""

@@ -1,0 +1,77 @@
+"""Protocol values for client tests: real deals from the engine, rooms and results by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from protocol import BoardView, LogEntry, PlayerInfo, PlayerResult, RaceOver, RoomSnapshot, Settings
+
+COMMIT = "6f" * 32
+
+
+def board(variant: str, seed: bytes = b"deal:1", moves: tuple[str, ...] = ()) -> BoardView:
+    """The board of a public deal after ``moves``."""
+    return BoardView.from_engine(engine.view(engine.replay(variant, seed, moves)))
+
+
+def player(seat: int, name: str, **fields: Any) -> PlayerInfo:
+    values: dict[str, Any] = {
+        "ready": False,
+        "away": False,
+        "outcome": "playing",
+        "progress": 0,
+        "moves": 0,
+        "finished_at_ms": None,
+    }
+    return PlayerInfo(seat=seat, name=name, **{**values, **fields})
+
+
+def room(**fields: Any) -> RoomSnapshot:
+    """A lobby with Ada (host, ready) and Bob; fields replace any part."""
+    values: dict[str, Any] = {
+        "code": "K7PQ2M",
+        "variant": "little-forty",
+        "settings": Settings(),
+        "phase": "lobby",
+        "race_no": 1,
+        "host": 0,
+        "players": (player(0, "Ada", ready=True), player(1, "Bob")),
+        "spectators": 0,
+        "start_at_ms": None,
+        "seed_commit": None,
+        "seed": None,
+    }
+    return RoomSnapshot(**{**values, **fields})
+
+
+def result(rank: int, seat: int, name: str, **fields: Any) -> PlayerResult:
+    values: dict[str, Any] = {
+        "outcome": "resigned",
+        "progress": 0,
+        "progress_at_ms": 1000,
+        "moves": 0,
+        "finished_at_ms": 5000,
+        "elapsed_ms": 4000,
+        "log": (),
+    }
+    return PlayerResult(rank=rank, seat=seat, name=name, **{**values, **fields})
+
+
+def log(*moves: str) -> tuple[LogEntry, ...]:
+    return tuple(
+        LogEntry(move=move, at_ms=1000 + i, move_id=f"m{i}") for i, move in enumerate(moves)
+    )
+
+
+def race_over(
+    ranking: tuple[PlayerResult, ...], seed: bytes = b"deal:1", **fields: Any
+) -> RaceOver:
+    values: dict[str, Any] = {
+        "race_no": 1,
+        "start_at_ms": 1000,
+        "ended_at_ms": 90000,
+        "seed": seed.hex(),
+        "seed_commit": COMMIT,
+    }
+    return RaceOver(ranking=ranking, **{**values, **fields})

@@ -1,0 +1,87 @@
+"""News lines for room events and refused requests."""
+
+from __future__ import annotations
+
+import pytest
+
+from client_cli.describe import describe, describe_error
+from protocol import (
+    BoardShown,
+    Countdown,
+    Error,
+    ErrorCode,
+    HostChanged,
+    MakeMove,
+    PlayerFinished,
+    PlayerJoined,
+    PlayerLeft,
+    ProgressMade,
+    RaceStarted,
+    ReadyChanged,
+    Rematch,
+    RoomEvent,
+    Sync,
+)
+from tests.client_cli._samples import board, room
+
+
+@pytest.mark.parametrize(
+    ("event", "you", "text"),
+    [
+        (PlayerJoined(seat=2, name="Cy"), 0, "Cy joined as #3."),
+        (PlayerLeft(seat=1, away=False), 0, "Bob left."),
+        (PlayerLeft(seat=1, away=True), 0, "Bob is away (seat kept)."),
+        (HostChanged(seat=1), 1, "You are the host now."),
+        (HostChanged(seat=None), 1, "No host until a player comes back."),
+        (ReadyChanged(seat=1, ready=True), 0, "Bob is ready."),
+        (ReadyChanged(seat=0, ready=False), 0, "You are not ready."),
+        (
+            ProgressMade(seat=1, progress=1, moves=1, outcome="playing"),
+            0,
+            "Bob: 1/104 cards home, 1 move.",
+        ),
+        (
+            ProgressMade(seat=1, progress=8, moves=20, outcome="playing"),
+            None,
+            "Bob: 8/104 cards home, 20 moves.",
+        ),
+        (
+            PlayerFinished(seat=1, outcome="won", at_ms=9, elapsed_ms=83456),
+            0,
+            "Bob won in 1:23.456.",
+        ),
+        (
+            PlayerFinished(seat=0, outcome="timeout", at_ms=9, elapsed_ms=60000),
+            0,
+            "You ran out of time after 1:00.000.",
+        ),
+        (Rematch(race_no=2), 0, "Rematch: back to the lobby for race 2. Type ready when you are."),
+    ],
+)
+def test_event_lines(event: RoomEvent, you: int | None, text: str) -> None:
+    assert describe(event, room(), you) == text
+
+
+def test_countdown_and_start_give_seconds_and_the_commit() -> None:
+    countdown = Countdown(race_no=1, starts_in_ms=2500, start_at_ms=9, seed_commit="ab" * 32)
+    assert describe(countdown, room(), 0) == (
+        f"Everyone is ready: race 1 starts in 3 s. Seed commit {'ab' * 32}."
+    )
+    started = RaceStarted(race_no=1, start_at_ms=0, ends_at_ms=900000, board=board("little-forty"))
+    assert describe(started, room(), 0) == "Race 1: GO! Time limit 15:00."
+
+
+def test_own_progress_and_boards_make_no_line() -> None:
+    assert describe(ProgressMade(seat=0, progress=1, moves=1, outcome="playing"), room(), 0) is None
+    shown = BoardShown(seat=1, board=board("little-forty"), version=1, at_ms=0)
+    assert describe(shown, room(), None) is None
+
+
+def test_refusals_name_the_request_and_the_reason() -> None:
+    move = MakeMove(id=4, move="w t3", move_id="m1", expected_version=0)
+    illegal = Error(id=4, code=ErrorCode.MOVE_ILLEGAL, message="Jc does not go on 4s")
+    assert (
+        describe_error(move, illegal) == "move 'w t3' refused (move/illegal): Jc does not go on 4s"
+    )
+    busy = Error(id=5, code=ErrorCode.SERVER_BUSY)
+    assert describe_error(Sync(id=5), busy) == "sync refused (server/busy)"

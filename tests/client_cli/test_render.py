@@ -1,0 +1,94 @@
+"""Snapshots of boards, rooms and rankings as the terminal shows them."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from client_cli.render import (
+    format_clock,
+    format_duration,
+    render,
+    render_ranking,
+    render_room,
+)
+from protocol import Settings
+from tests.client_cli._samples import board, log, player, race_over, result, room
+from tests.client_cli._snapshots import assert_snapshot
+
+
+def _home_moves(variant: str, count: int) -> tuple[str, ...]:
+    """The first ``count`` moves of deal 1 that send a card home, found with the engine."""
+    state, moves = engine.new_game(variant, b"deal:1"), list[str]()
+    while len(moves) < count:
+        move = next(m for m in engine.legal_moves(state) if m.dst == "f" or m.action != "move")
+        state = engine.apply(state, move)
+        moves.append(move.format())
+    return tuple(moves)
+
+
+def test_little_forty_after_a_draw() -> None:
+    shown = render(board("little-forty", moves=("draw",)))
+    assert "stock 61   waste 3, top " in shown
+    assert_snapshot("little_forty", shown)
+
+
+def test_little_milligan_after_a_deal() -> None:
+    assert_snapshot("little_milligan", render(board("little-milligan", moves=("deal",))))
+
+
+def test_little_billie_with_cards_home() -> None:
+    shown = render(board("little-billie", moves=_home_moves("little-billie", 3)))
+    assert "f1-f4 up from A (c d h s); f5-f8 down from K (c d h s)" in shown
+    assert_snapshot("little_billie", shown)
+
+
+def test_double_canfield_40_shows_base_rank_and_reserve() -> None:
+    shown = render(board("double-canfield-40"))
+    assert "reserve " in shown and "(+39 face down)" in shown
+    assert_snapshot("double_canfield_40", shown)
+
+
+def test_a_finished_game_says_how_it_ended() -> None:
+    stuck = board("little-forty").model_copy(update={"outcome": "stuck", "passes_left": 0})
+    assert render(stuck).splitlines()[0] == "Little Forty: 0/104 cards home - STUCK"
+    assert "turn-overs left 0" in render(stuck)
+
+
+def test_lobby_room() -> None:
+    settings = Settings(max_players=3, deal_number=42, countdown_s=5)
+    assert_snapshot("room_lobby", render_room(room(settings=settings), you=1))
+
+
+def test_racing_room() -> None:
+    players = (
+        player(0, "Ada", ready=True, progress=17, moves=40),
+        player(2, "Charlotte", ready=True, progress=3, moves=9, away=True),
+        player(3, "Bob", ready=True, outcome="won", progress=104, moves=230),
+    )
+    racing = room(
+        phase="racing", players=players, spectators=2, start_at_ms=1000, seed_commit="ab" * 32
+    )
+    assert_snapshot("room_racing", render_room(racing, you=0))
+
+
+def test_ranking() -> None:
+    ranking = (
+        result(1, 1, "Bob", outcome="won", progress=104, moves=230, elapsed_ms=83456),
+        result(2, 0, "Ada", outcome="timeout", progress=61, moves=180, elapsed_ms=900000),
+        result(3, 2, "Charlotte", progress=12, moves=30, elapsed_ms=31002, log=log("draw")),
+    )
+    assert_snapshot("ranking", render_ranking(race_over(ranking, race_no=3), total=104))
+
+
+@pytest.mark.parametrize(
+    ("ms", "text"),
+    [(0, "0:00.000"), (83456, "1:23.456"), (3600000, "60:00.000"), (-5, "0:00.000")],
+)
+def test_format_duration(ms: int, text: str) -> None:
+    assert format_duration(ms) == text
+
+
+@pytest.mark.parametrize(("ms", "text"), [(0, "0:00"), (1, "0:01"), (59001, "1:00"), (-1, "0:00")])
+def test_format_clock_rounds_up(ms: int, text: str) -> None:
+    assert format_clock(ms) == text
