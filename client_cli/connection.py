@@ -1,0 +1,115 @@
+"""One WebSocket to a solrace server: the hello exchange, then messages in and out.
+
+The connection knows nothing about rooms or commands; it frames and checks
+messages and keeps the offset between the server clock and this machine's
+monotonic clock, measured around ``hello``, for countdowns and race timers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from pydantic import BaseModel
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from protocol import (
+    PROTOCOL_VERSION,
+    Error,
+    ErrorCode,
+    Hello,
+    ProtocolError,
+    ServerMessage,
+    Welcome,
+    decode_server,
+    encode,
+)
+from protocol.limits import MAX_SERVER_FRAME
+
+CONNECT_TIMEOUT_S = 10.0
+RECONNECT_ATTEMPTS = 8
+MAX_BACKOFF_S = 5.0
+CLIENT_NAME = "solrace-cli"
+
+
+class ConnectFailed(Exception):
+    """No usable connection: the server is unreachable, or refused the hello."""
+
+
+class Connection:
+    def __init__(self, socket: ClientConnection, offset_ms: float) -> None:
+        self.socket = socket
+        self.offset_ms = offset_ms
+        """Server clock minus local monotonic clock, in milliseconds."""
+
+    @classmethod
+    async def open(cls, url: str, client: str = CLIENT_NAME) -> Connection:
+        """Connect and agree on the protocol version; `ConnectFailed` when that fails."""
+        try:
+            socket = await connect(
+                url, compression=None, max_size=MAX_SERVER_FRAME, open_timeout=CONNECT_TIMEOUT_S
+            )
+        except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as error:
+            raise ConnectFailed(f"cannot connect to {url}: {error}") from None
+        try:
+            async with asyncio.timeout(CONNECT_TIMEOUT_S):
+                return await cls._hello(socket, client)
+        except (ConnectionClosed, ProtocolError, TimeoutError) as error:
+            await socket.close()
+            raise ConnectFailed(f"no welcome from {url}: {error}") from None
+        except BaseException:
+            await socket.close()
+            raise
+
+    @classmethod
+    async def _hello(cls, socket: ClientConnection, client: str) -> Connection:
+        sent = time.monotonic()
+        await socket.send(encode(Hello(id=0, version=PROTOCOL_VERSION, client=client)))
+        reply = _decode(await socket.recv())
+        received = time.monotonic()
+        if isinstance(reply, Error):
+            raise ConnectFailed(f"the server refused: {reply.code.value}: {reply.message}")
+        if not isinstance(reply, Welcome):
+            raise ConnectFailed(f"the server answered hello with {reply.type!r}")
+        offset = reply.server_ms - (sent + received) * 500
+        return cls(socket, offset)
+
+    def server_now_ms(self) -> int:
+        """The server clock now, as estimated from the hello round trip."""
+        return round(time.monotonic() * 1000 + self.offset_ms)
+
+    async def send(self, message: BaseModel) -> None:
+        await self.socket.send(encode(message))
+
+    async def recv(self) -> ServerMessage:
+        """The next message; `ProtocolError` for a frame that cannot be read,
+        `websockets.exceptions.ConnectionClosed` once the connection is gone."""
+        return _decode(await self.socket.recv())
+
+    @property
+    def close_code(self) -> int | None:
+        return self.socket.close_code
+
+    async def close(self) -> None:
+        await self.socket.close()
+
+
+def _decode(frame: str | bytes) -> ServerMessage:
+    if isinstance(frame, str):
+        raise ProtocolError(ErrorCode.PROTO_MALFORMED, "the server sent a text frame")
+    return decode_server(frame)
+
+
+async def reconnect(
+    url: str, first_delay_s: float = 0.0, attempts: int = RECONNECT_ATTEMPTS
+) -> Connection | None:
+    """A new connection after a drop, retrying with doubling waits; ``None`` if none comes."""
+    delay = first_delay_s
+    for _ in range(attempts):
+        await asyncio.sleep(delay)
+        try:
+            return await Connection.open(url)
+        except ConnectFailed:
+            delay = min(MAX_BACKOFF_S, max(0.25, delay * 2))
+    return None

@@ -1,0 +1,298 @@
+"""A client's stay in one room, over a connection reopened and resumed when it drops.
+
+Theory of operation: one task reads the server and hands every message, in
+arrival order, to the `Tracker`, writing the lines it returns; a reply also
+completes the request waiting for it. Another task takes typed lines one at
+a time, and a command that talks to the server waits for its reply, so moves
+go out in order, each with the version the previous one produced.
+
+When the connection drops (or the server announces ``going_away``) the reader
+reconnects with backoff, resumes with the token and the last event seq, and
+resends every request still waiting for a reply. A resent move keeps its
+``move_id``, so the server never applies it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+
+from client_cli import statefile
+from client_cli._countdown import count_down
+from client_cli._pending import Pending
+from client_cli.commands import HELP, CommandError, parse_command
+from client_cli.connection import ConnectFailed, Connection, reconnect
+from client_cli.describe import describe_error
+from client_cli.tracker import Tracker
+from engine import Move
+from protocol import (
+    ClientMessage,
+    CloseCode,
+    CreateRoom,
+    Error,
+    ErrorCode,
+    GoingAway,
+    Joined,
+    JoinRoom,
+    MakeMove,
+    ProtocolError,
+    Ready,
+    RequestRematch,
+    Resign,
+    Resume,
+    Resumed,
+    ServerMessage,
+    Snapshot,
+    Sync,
+)
+
+Write = Callable[[str], None]
+Entry = Callable[[int], CreateRoom | JoinRoom | Resume]
+"""Builds the request that enters the room, given its request id."""
+
+FINAL_CLOSES: dict[int, str] = {
+    CloseCode.REPLACED: "Your seat was resumed from another connection.",
+    CloseCode.BAD_VERSION: "The server does not speak this client's protocol version.",
+    CloseCode.POLICY: "The server closed the connection: too many requests.",
+}
+
+
+class Session:
+    def __init__(self, server: str, write: Write, state_file: Path | None = None) -> None:
+        self.server, self.write, self.state_file = server, write, state_file
+        self.tracker = Tracker()
+        self.pending = Pending()
+        self.conn: Connection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.ticker: asyncio.Task[None] | None = None
+        self.retry_in_s = 0.0
+        self.name = ""
+        """The player's name, to take a seat again if a dropped lobby seat was freed."""
+
+    async def run(self, entry: Entry, lines: AsyncIterator[str]) -> int:
+        """Connect, enter the room, then take commands until ``quit``; the exit status."""
+        try:
+            self.conn = await Connection.open(self.server)
+        except ConnectFailed as error:
+            self.write(str(error))
+            return 1
+        self.reader = asyncio.create_task(self._read())
+        commands: asyncio.Task[None] | None = None
+        try:
+            if not await self._enter(entry):
+                return 1
+            commands = asyncio.create_task(self._commands(lines))
+            await asyncio.wait({self.reader, commands}, return_when=asyncio.FIRST_COMPLETED)
+            return 0 if commands.done() else 1
+        finally:
+            await self._close(commands)
+
+    async def execute(self, line: str) -> bool:
+        """Carry out one typed line; False when it asks to quit."""
+        try:
+            command = parse_command(line)
+        except CommandError as error:
+            self.write(str(error))
+            return True
+        word = command.word
+        if word == "quit":
+            return False
+        if command.move is not None:
+            await self.move(command.move)
+        elif word in ("help", "room", "board", "moves"):
+            self.write(self._local_text(word))
+        elif word == "sync":
+            await self.sync()
+        elif word:
+            await self.call(self._request(word))
+        return True
+
+    async def move(self, move: Move) -> None:
+        """Send one move with a fresh id and the expected version; sync if it was stale."""
+        tracker = self.tracker
+        if tracker.seat is None:
+            self.write("Spectators cannot move.")
+            return
+        if tracker.version is None:
+            self.write("No race is running.")
+            return
+        request = MakeMove(
+            id=self.pending.next_id(),
+            move=move.format(),
+            move_id=secrets.token_hex(8),
+            expected_version=tracker.version,
+        )
+        reply = await self.call(request)
+        if isinstance(reply, Error) and reply.code == ErrorCode.MOVE_STALE_VERSION:
+            await self.sync()
+
+    async def sync(self) -> None:
+        self.tracker.expect_snapshot()
+        await self.call(Sync(id=self.pending.next_id()))
+
+    async def call(self, request: ClientMessage) -> ServerMessage | None:
+        """Send a request and wait for its reply; ``None`` if the connection is gone for good."""
+        future = self.pending.add(request)
+        await self._send(request)
+        assert self.reader is not None
+        either: set[asyncio.Future[Any]] = {future, self.reader}
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        return future.result() if future.done() else None
+
+    def _request(self, word: str) -> ClientMessage:
+        request_id = self.pending.next_id()
+        if word in ("ready", "unready"):
+            return Ready(id=request_id, ready=word == "ready")
+        if word == "resign":
+            return Resign(id=request_id)
+        return RequestRematch(id=request_id)
+
+    def _local_text(self, word: str) -> str:
+        if word == "help":
+            return HELP
+        if word == "room":
+            return self.tracker.room_text()
+        if word == "moves":
+            return self.tracker.moves_text()
+        assert self.conn is not None
+        return self.tracker.board_text(self.conn.server_now_ms())
+
+    async def _enter(self, entry: Entry) -> bool:
+        request = entry(self.pending.next_id())
+        if isinstance(request, CreateRoom | JoinRoom):
+            self.name = request.name
+        else:
+            self.tracker.token = request.token
+        reply = await self.call(request)
+        if isinstance(reply, Resumed) and self.tracker.room is None:
+            await self.sync()
+        if isinstance(reply, Joined | Resumed | Snapshot):
+            self._save()
+            return True
+        if isinstance(reply, Error) and reply.code == ErrorCode.AUTH_BAD_TOKEN:
+            self.write("That seat is gone; join the room again.")
+            if self.state_file is not None:
+                statefile.forget(self.state_file)
+        return False
+
+    async def _commands(self, lines: AsyncIterator[str]) -> None:
+        async for line in lines:
+            if not await self.execute(line):
+                return
+
+    async def _read(self) -> None:
+        while True:
+            assert self.conn is not None
+            try:
+                message = await self.conn.recv()
+            except ProtocolError as error:
+                self.write(f"Unreadable message from the server: {error.message}")
+                continue
+            except ConnectionClosed:
+                if not await self._reconnect():
+                    return
+                continue
+            if not await self._dispatch(message):
+                return
+
+    async def _dispatch(self, message: ServerMessage) -> bool:
+        """Show one message and complete its request; False when the session must end."""
+        request, future = self.pending.answered(message)
+        lines = self.tracker.on_message(message)
+        if isinstance(message, Error):
+            lines.append(describe_error(request, message) if request else _server_error(message))
+        if isinstance(message, GoingAway):
+            self.retry_in_s = message.reconnect_in_ms / 1000
+        for line in lines:
+            self.write(line)
+        if isinstance(message, Joined):
+            self._save()
+        if future is not None and not future.done():
+            future.set_result(message)
+        self._watch_countdown()
+        if isinstance(request, Resume) and isinstance(message, Error):
+            return await self._rejoin()
+        return True
+
+    async def _rejoin(self) -> bool:
+        """The resume was refused: a lobby seat is freed when its connection drops,
+        so take a seat again under the same name; otherwise the session is over."""
+        tracker = self.tracker
+        lobby = tracker.room is not None and tracker.room.phase == "lobby"
+        if not lobby or tracker.seat is None or not self.name:
+            return False
+        self.write("Taking a seat in the room again.")
+        assert tracker.code is not None
+        request = JoinRoom(id=self.pending.next_id(), code=tracker.code, name=self.name)
+        self.pending.add(request)
+        await self._send(request)
+        return True
+
+    async def _reconnect(self) -> bool:
+        assert self.conn is not None
+        final = FINAL_CLOSES.get(self.conn.close_code or 0)
+        if final is not None or self.tracker.token is None:
+            self.write(final or "The connection was closed.")
+            return False
+        self.write("Connection lost; reconnecting...")
+        conn = await reconnect(self.server, self.retry_in_s)
+        self.retry_in_s = 0.0
+        if conn is None:
+            self.write("Could not reconnect. Try later: solrace resume")
+            return False
+        await self._resume_on(conn)
+        return True
+
+    async def _resume_on(self, conn: Connection) -> None:
+        """Resume on the new connection, then resend what was waiting for a reply."""
+        tracker = self.tracker
+        assert tracker.token is not None
+        resume = Resume(id=self.pending.next_id(), token=tracker.token, last_seq=tracker.last_seq)
+        self.conn = conn
+        for request in self.pending.renew(resume):
+            await self._send(request)
+
+    async def _send(self, request: ClientMessage) -> None:
+        """Send on the current connection; if it is down, the reconnect resends."""
+        assert self.conn is not None
+        with contextlib.suppress(ConnectionClosed):
+            await self.conn.send(request)
+
+    def _watch_countdown(self) -> None:
+        target = self.tracker.countdown_target_ms()
+        if target is not None and self.ticker is None:
+            assert self.conn is not None
+            countdown = count_down(target, self.conn.server_now_ms, self.write)
+            self.ticker = asyncio.create_task(countdown)
+        elif target is None and self.ticker is not None:
+            self.ticker.cancel()
+            self.ticker = None
+
+    def _save(self) -> None:
+        tracker = self.tracker
+        if self.state_file is None or tracker.token is None or tracker.code is None:
+            return
+        saved = statefile.SavedSession(
+            self.server, tracker.code, tracker.token, tracker.seat, tracker.last_seq
+        )
+        statefile.save(self.state_file, saved)
+
+    async def _close(self, commands: asyncio.Task[None] | None) -> None:
+        for task in (commands, self.ticker, self.reader):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._save()
+        if self.conn is not None:
+            await self.conn.close()
+
+
+def _server_error(error: Error) -> str:
+    return f"Server error ({error.code.value}): {error.message}"
