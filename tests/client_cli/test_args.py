@@ -1,0 +1,89 @@
+"""The command line: actions, settings within the protocol's limits, clear errors."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from client_cli.__main__ import entry_request, run
+from client_cli.args import DEFAULT_SERVER, build_parser, parse_args
+from client_cli.statefile import SavedSession
+from protocol import CreateRoom, JoinRoom, Resume, Settings
+
+
+def test_create_with_every_setting() -> None:
+    options = parse_args(
+        shlex.split(
+            "--server ws://race.example:9000 create little-billie --name Ada --deal 42"
+            " --players 2 --time-limit 300 --spectator-delay 30 --countdown 5"
+        )
+    )
+    assert (options.action, options.server, options.variant, options.name) == (
+        "create",
+        "ws://race.example:9000",
+        "little-billie",
+        "Ada",
+    )
+    assert options.settings == Settings(
+        max_players=2, time_limit_s=300, spectator_delay_s=30, countdown_s=5, deal_number=42
+    )
+
+
+def test_create_defaults_to_a_secret_deal_and_the_protocol_defaults() -> None:
+    options = parse_args(["create", "little-forty", "--name", "Ada"])
+    assert options.server is None and options.settings == Settings()
+
+
+def test_join_watch_and_resume() -> None:
+    join = parse_args(["join", "k7pq2m", "--name", " Bob "])
+    assert (join.action, join.code, join.name) == ("join", "K7PQ2M", "Bob")
+    watch = parse_args(["watch", "K7PQ2M"])
+    assert (watch.action, watch.code, watch.name) == ("watch", "K7PQ2M", "spectator")
+    assert parse_args(["--server", "ws://h:1", "resume"]).server == "ws://h:1"
+
+
+@pytest.mark.parametrize(
+    ("argv", "complaint"),
+    [
+        ("create klondike --name Ada", "invalid choice: 'klondike'"),
+        ("create little-forty", "the following arguments are required: --name"),
+        ("create little-forty --name Ada --players 9", "must be from 1 to 8, not 9"),
+        ("create little-forty --name Ada --time-limit 59", "must be from 60 to 3600"),
+        ("create little-forty --name Ada --deal x", "not a whole number: 'x'"),
+        ("join ABC10O --name Bob", "a room code is 6 letters and digits"),
+        ("join K7PQ2M --name " + "n" * 25, "a name is 1 to 24 printable characters"),
+        ("", "the following arguments are required: ACTION"),
+    ],
+)
+def test_bad_arguments_exit_with_a_usage_message(
+    argv: str, complaint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        parse_args(shlex.split(argv))
+    assert stopped.value.code == 2
+    assert complaint in capsys.readouterr().err
+
+
+def test_help_names_every_action_and_the_default_server() -> None:
+    text = build_parser().format_help()
+    for word in ("create", "join", "watch", "resume", DEFAULT_SERVER, "solrace join ABC234"):
+        assert word in text
+
+
+def test_each_action_enters_the_room_its_way() -> None:
+    create = entry_request(parse_args(["create", "little-forty", "--name", "Ada"]), None)(1)
+    assert isinstance(create, CreateRoom) and (create.id, create.name) == (1, "Ada")
+    watch = entry_request(parse_args(["watch", "K7PQ2M"]), None)(2)
+    assert watch == JoinRoom(id=2, code="K7PQ2M", name="spectator", role="spectator")
+    saved = SavedSession("ws://h:1", "K7PQ2M", "t" * 24, 1, last_seq=17)
+    resume = entry_request(parse_args(["resume"]), saved)(3)
+    assert resume == Resume(id=3, token="t" * 24, last_seq=17)
+
+
+async def test_resume_without_a_saved_room_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert await run(parse_args(["resume"]), tmp_path / "session.json") == 1
+    assert "No saved room to resume" in capsys.readouterr().out

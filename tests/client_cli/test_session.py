@@ -1,0 +1,205 @@
+"""Whole client sessions against a real race server: typed lines in, printed text out."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+import engine
+from client_cli import statefile
+from client_cli.session import Session
+from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Resume, Settings
+from server.app import RaceServer
+from tests.client_cli._driver import Terminal
+
+OpenTerminal = Callable[..., Awaitable[Terminal]]
+QUICK = {"countdown_s": 1, "time_limit_s": 60}
+
+
+@pytest.fixture
+async def terminals(server_url: str) -> AsyncIterator[list[Terminal]]:
+    opened: list[Terminal] = []
+    yield opened
+    for terminal in opened:
+        await terminal.close()
+
+
+async def _host(
+    terminals: list[Terminal], url: str, variant: str, state: Path | None = None, **settings: int
+) -> Terminal:
+    host = Terminal(url, state)
+    terminals.append(host)
+    chosen = Settings(**{**QUICK, **settings})
+    host.start(lambda id_: CreateRoom(id=id_, variant=variant, name="Ada", settings=chosen))
+    await host.wait_for("Share the code")
+    return host
+
+
+async def _join(terminals: list[Terminal], url: str, code: str, role: str = "player") -> Terminal:
+    guest = Terminal(url)
+    terminals.append(guest)
+    name = "Bob" if role == "player" else "Eve"
+    guest.start(lambda id_: JoinRoom(id=id_, code=code, name=name, role=role))  # type: ignore[arg-type]
+    await guest.wait_for("Type")
+    return guest
+
+
+async def _race_alone(terminals: list[Terminal], url: str, state: Path | None = None) -> Terminal:
+    ada = await _host(terminals, url, "little-forty", state, deal_number=7)
+    await ada.type("ready", expect="Race 1: GO!")
+    return ada
+
+
+def _code(terminal: Terminal) -> str:
+    code = terminal.session.tracker.code
+    assert code is not None
+    return code
+
+
+async def test_two_players_race_resign_and_check_the_seed(
+    terminals: list[Terminal], server_url: str, tmp_path: Path
+) -> None:
+    ada = await _host(terminals, server_url, "little-forty", tmp_path / "ada.json", deal_number=7)
+    assert "Room " in ada.text and "public deal 7" in ada.text and "not ready  (you)" in ada.text
+    bob = await _join(terminals, server_url, _code(ada))
+    await ada.wait_for("Bob joined as #2.")
+    await ada.type("ready", expect="You are ready.")
+    await bob.wait_for("Ada is ready.")
+    await bob.type("ready", expect="Everyone is ready: race 1 starts in 1 s. Seed commit")
+    for player in (ada, bob):
+        started = await player.wait_for("Race 1: GO!")
+        assert "Little Forty: 0/104 cards home" in started
+
+    first = engine.legal_moves(engine.new_game("little-forty", b"deal:7"))[0].format()
+    assert first in await ada.type("moves", expect="moves: ")
+    assert "cannot read move 't99x'" in await ada.type("t99x", expect="type help")
+    await ada.type("w t3", expect="move 'w t3' refused (move/illegal)")
+    await ada.type(first, expect="cards home")
+    await bob.wait_for("Ada: 0/104 cards home, 1 move.")
+    await bob.type("draw", expect="waste 3, top")
+    await ada.wait_for("Bob: 0/104 cards home, 1 move.")
+
+    await ada.type("resign", expect="You resigned after")
+    await bob.wait_for("Ada resigned after")
+    await bob.type("resign", expect="Race 1 results:")
+    for player in (ada, bob):
+        over = await player.wait_for("Replayed Bob's 1 moves")
+        assert "matches the commit" in over and "The seed is public deal 7, as announced." in over
+        assert "Replayed Ada's 1 moves: 0 cards home, agrees." in over
+        assert "WARNING" not in player.text
+
+    await ada.type("rematch", expect="Rematch: back to the lobby for race 2.")
+    await bob.wait_for("Rematch: back to the lobby for race 2.")
+    assert await ada.quit() == 0
+    assert await bob.quit() == 0
+    saved = statefile.load(tmp_path / "ada.json")
+    assert saved is not None and saved.code == _code(ada) and saved.seat == 0
+
+
+async def test_a_spectator_watches_boards_and_the_reveal(
+    terminals: list[Terminal], server_url: str
+) -> None:
+    ada = await _host(terminals, server_url, "little-milligan", max_players=1)
+    eve = await _join(terminals, server_url, _code(ada), role="spectator")
+    assert "You are watching." in eve.text
+    await ada.wait_for("Spectators: 1.")
+    await ada.type("ready", expect="Race 1: GO!")
+    await eve.wait_for("Race 1: GO!")
+    assert "Spectators cannot move." in await eve.type("deal", expect="cannot move")
+    await ada.type("deal", expect="stock 36")
+    await eve.wait_for("Ada: ")
+    for _ in range(50):
+        if "move 1:" in await eve.type("board", expect="Ada (#1)"):
+            break
+    assert "Ada (#1), move 1:\nLittle Milligan: " in eve.text
+    await ada.type("resign", expect="Race 1 results:")
+    over = await eve.wait_for("Replayed Ada's 1 moves")
+    assert "matches the commit" in over and "public deal" not in over
+
+
+async def test_a_stale_version_is_followed_by_a_sync(
+    terminals: list[Terminal], server_url: str
+) -> None:
+    ada = await _race_alone(terminals, server_url)
+    ada.session.tracker.version = 3
+    await ada.type("draw", expect="refused (move/stale-version)")
+    await ada.wait_for("- racing")
+    assert ada.session.tracker.version == 0
+    await ada.type("draw", expect="waste 3, top")
+    assert ada.session.tracker.version == 1
+
+
+async def test_going_away_reconnects_and_resumes(
+    terminals: list[Terminal], server_url: str, race_server: RaceServer
+) -> None:
+    ada = await _race_alone(terminals, server_url)
+    await ada.type("draw", expect="waste 3, top")
+    for server_side in list(race_server.sessions):
+        await server_side.send(GoingAway(reconnect_in_ms=50, message="restarting"))
+        await server_side.conn.close(CloseCode.GOING_AWAY, "restarting")
+    await ada.wait_for("Back in room")
+    assert "The server is going away (restarting)." in ada.text
+    await ada.type("draw", expect="waste 6, top")
+    assert ada.session.tracker.version == 2
+
+
+async def test_a_lobby_seat_lost_with_the_connection_is_taken_again(
+    terminals: list[Terminal], server_url: str, race_server: RaceServer
+) -> None:
+    ada = await _host(terminals, server_url, "little-billie")
+    for server_side in list(race_server.sessions):
+        await server_side.conn.close(CloseCode.INTERNAL, "failure")
+    await ada.wait_for("resume refused (auth/bad-token)")
+    again = await ada.wait_for("Taking a seat in the room again.")
+    await ada.wait_for("Share the code", mark=ada.output.index(again.splitlines()[-1]))
+    await ada.type("ready", expect="Race 1: GO!")
+
+
+async def test_resume_from_the_saved_file_in_a_new_session(
+    terminals: list[Terminal], server_url: str, tmp_path: Path
+) -> None:
+    state = tmp_path / "session.json"
+    ada = await _race_alone(terminals, server_url, state)
+    await ada.type("draw", expect="waste 3, top")
+    assert await ada.quit() == 0
+    saved = statefile.load(state)
+    assert saved is not None
+    again = Terminal(server_url, state)
+    terminals.append(again)
+    again.start(lambda id_: Resume(id=id_, token=saved.token, last_seq=saved.last_seq))
+    shown = await again.wait_for("stock 61   waste 3")
+    assert "Back in room" in shown and "- racing" in shown
+    await again.type("draw", expect="waste 6, top")
+    assert again.session.tracker.version == 2
+
+
+async def test_a_token_that_is_no_longer_valid_is_forgotten(
+    server_url: str, tmp_path: Path
+) -> None:
+    state = tmp_path / "session.json"
+    statefile.save(state, statefile.SavedSession(server_url, "ABCDEF", "x" * 24, 0))
+    output: list[str] = []
+    session = Session(server_url, output.append, state)
+    entry = lambda id_: Resume(id=id_, token="x" * 24, last_seq=0)  # noqa: E731
+    assert await session.run(entry, _no_lines()) == 1
+    assert "auth/bad-token" in "\n".join(output)
+    assert not state.exists()
+
+
+async def test_an_unreachable_server_is_reported() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    output: list[str] = []
+    session = Session(f"ws://127.0.0.1:{port}", output.append)
+    entry = lambda id_: JoinRoom(id=id_, code="ABCDEF", name="Ada")  # noqa: E731
+    assert await session.run(entry, _no_lines()) == 1
+    assert output[0].startswith(f"cannot connect to ws://127.0.0.1:{port}")
+
+
+async def _no_lines() -> AsyncIterator[str]:
+    for line in list[str]():
+        yield line
