@@ -127,7 +127,7 @@ class Store(StoreReads):
             retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.02), retries=10),
             socket_connect_timeout=5,
         )
-        client = Redis(connection_pool=pool)
+        client = Redis.from_pool(pool)
         store = cls(client, prefix, group_commit=group_commit, stream_maxlen=stream_maxlen)
         try:
             await store._runner.load(_lua.SCRIPTS)
