@@ -119,13 +119,6 @@ class Client:
                 self.arrived.clear()
                 await self.arrived.wait()
 
-    async def wait_seq(self, seq: int, timeout: float = TIMEOUT_S) -> None:
-        """Wait until an event frame with at least this seq has arrived."""
-        async with asyncio.timeout(timeout):
-            while max(self.seqs(), default=0) < seq:
-                self.arrived.clear()
-                await self.arrived.wait()
-
     async def wait_pushed(self, kind: str, timeout: float = TIMEOUT_S) -> Any:
         """The first pushed (not replied, not event) message of `kind`."""
         async with asyncio.timeout(timeout):

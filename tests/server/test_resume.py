@@ -47,12 +47,13 @@ def _after(client: Client, seq: int) -> list[tuple[int, Any]]:
     return [(at, event) for at, event in frames if at > seq]
 
 
-async def _settled(client: Client) -> int:
-    """The room's seq once every event the client has caused has reached it."""
-    snapshot = await client.call(Sync)
-    seq: int = snapshot.seq
-    await client.wait_seq(seq)
-    return seq
+async def _progress_seen(client: Client, seat: int, moves: int) -> int:
+    """Wait for the ``progress`` event of that seat's move; its seq.
+
+    Events reach a client in seq order, so it has every event up to this one.
+    """
+    await client.wait_event("progress", lambda event: (event.seat, event.moves) == (seat, moves))
+    return max(client.seqs())
 
 
 async def test_missed_events_come_in_order_then_live_ones(connect: Connect) -> None:
@@ -60,7 +61,7 @@ async def test_missed_events_come_in_order_then_live_ones(connect: Connect) -> N
     joined, _ = await start_race([ann, bob], VARIANT, SETTINGS)
     mine = await _stock_move(ann, 0, "a0")
     await _stock_move(bob, 0, "b0")
-    last_seq = await _settled(ann)
+    last_seq = await _progress_seen(ann, seat=1, moves=1)
     await ann.close()
     await bob.wait_event("player_left", lambda event: event.seat == 0)
     for version in range(1, 6):
@@ -72,8 +73,8 @@ async def test_missed_events_come_in_order_then_live_ones(connect: Connect) -> N
     assert (resumed.seat, resumed.version, resumed.board) == (0, 1, mine.board)
     await _stock_move(bob, 6, "b6")
     await _stock_move(back, 1, "a1")
-    final = await _settled(bob)
-    await _settled(back)
+    final = await _progress_seen(bob, seat=0, moves=2)
+    assert await _progress_seen(back, seat=0, moves=2) == final
 
     seen = _after(back, last_seq)
     assert [at for at, _ in seen] == list(range(last_seq + 1, final + 1))
