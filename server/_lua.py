@@ -94,8 +94,8 @@ return append_events(6, {OK, version})
 """
 )
 
-# KEYS: room, events, seats. ARGV[4..]: expected version, body, start ms, seat count,
-# seat and state pairs, events...
+# KEYS: room, events, seats. ARGV[4..]: expected version, body, start ms, cards home in
+# the deal, seat count, seat and state pairs, events...
 START_RACE = Script(
     _PRELUDE
     + """
@@ -108,10 +108,10 @@ for _, seat in ipairs(redis.call('SMEMBERS', KEYS[3])) do
 end
 redis.call('DEL', KEYS[3])
 local ttl = redis.call('PTTL', KEYS[1])
-local count = tonumber(ARGV[7])
+local count = tonumber(ARGV[8])
 for i = 0, count - 1 do
-  local seat, player = ARGV[8 + 2 * i], seat_keys(ARGV[8 + 2 * i])[1]
-  redis.call('HSET', player, 'state', ARGV[9 + 2 * i], 'version', 0, 'progress', 0,
+  local seat, player = ARGV[9 + 2 * i], seat_keys(ARGV[9 + 2 * i])[1]
+  redis.call('HSET', player, 'state', ARGV[10 + 2 * i], 'version', 0, 'progress', ARGV[7],
     'progress_at_ms', ARGV[6], 'outcome', 'playing')
   redis.call('SADD', KEYS[3], seat)
   if ttl > 0 then
@@ -121,7 +121,7 @@ end
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[3], ttl)
 end
-return append_events(8 + 2 * count, {OK, version})
+return append_events(9 + 2 * count, {OK, version})
 """
 )
 

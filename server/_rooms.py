@@ -63,7 +63,8 @@ async def _start(
 ) -> list[int]:
     """Racing begins: every seat gets a fresh game of the race's deal, atomically."""
     room = result.room
-    state = engine.to_bytes(engine.new_game(room.variant, room.seed))
+    deal = engine.new_game(room.variant, room.seed)
+    state = engine.to_bytes(deal)
     players = {player.seat: state for player in room.players}
     return await store.start_race(
         code,
@@ -72,6 +73,7 @@ async def _start(
         players,
         bodies,
         start_at_ms=room.start_at_ms or 0,
+        progress=engine.progress(deal),
     )
 
 

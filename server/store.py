@@ -197,17 +197,19 @@ class Store(StoreReads):
         events: Sequence[bytes] = (),
         *,
         start_at_ms: int,
+        progress: int = 0,
     ) -> list[int]:
         """Save the room and give each seat a fresh game record, in one step.
 
-        `players` maps seat -> initial engine state. Game records of seats not in it
-        are dropped. Raises like `save_room`.
+        `players` maps seat -> initial engine state; `progress` is the cards the deal
+        already has on the foundations, reached at `start_at_ms`. Game records of
+        seats not in it are dropped. Raises like `save_room`.
         """
         keys = self._keys(code)
         pairs: list[EncodableT] = []
         for seat, state in players.items():
             pairs += [seat, state]
-        args = [expected_version, room, start_at_ms, len(players), *pairs, *events]
+        args = [expected_version, room, start_at_ms, progress, len(players), *pairs, *events]
         reply = await self._run(_lua.START_RACE, keys, [keys.seats], args)
         return [int(seq) for seq in _checked(reply)[1:]]
 
