@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import engine
 from protocol import (
+    BoardView,
     ErrorCode,
     MakeMove,
     MoveOk,
@@ -61,7 +62,7 @@ class Racer:
         assert isinstance(reply, MoveOk), reply
         self.state, self.version = engine.apply(self.state, move), self.version + 1
         assert reply.version == self.version
-        assert reply.board.model_dump() == _board(self.state)
+        assert reply.board == BoardView.from_engine(engine.view(self.state))
 
 
 @dataclass
@@ -78,24 +79,6 @@ class Arena:
         racer = self.racers[self.turn % len(self.racers)]
         self.turn += 1
         await racer.step()
-
-
-def _board(state: engine.GameState) -> dict[str, Any]:
-    view = engine.view(state)
-    return {
-        "variant": view.variant,
-        "tableau": tuple(tuple(pile) for pile in view.tableau),
-        "foundations": tuple(view.foundations),
-        "stock": view.stock,
-        "waste": tuple(view.waste),
-        "reserve": view.reserve,
-        "reserve_hidden": view.reserve_hidden,
-        "passes_left": view.passes_left,
-        "base_rank": view.base_rank,
-        "outcome": view.outcome,
-        "progress": view.progress,
-        "total": view.total,
-    }
 
 
 def _check_replies(frame: bytes, replies: Sequence[ServerMessage]) -> None:
