@@ -63,16 +63,26 @@ def distinct_fits(rules: Rules, state: GameState, card: int) -> list[int]:
 
 
 def wanted(rules: Rules, state: GameState) -> set[int]:
-    """Every card some foundation would take now."""
+    """Every card some foundation would take now.
+
+    A foundation is full when the card after its top would have its start
+    rank again, which spares computing heights on this hot path.
+    """
     cards: set[int] = set()
+    base = state.base_rank
+    down, suits = rules.foundation_down, rules.foundation_suits
     for index, top in enumerate(state.foundations):
+        start = rules.start_rank(index, base)
         if top == EMPTY:
-            rank = rules.start_rank(index, state.base_rank)
-            suit = rules.foundation_suits[index]
-            suits = range(4) if suit is None else (suit,)
-            cards.update(s * 13 + rank - 1 for s in suits)
-        elif height(rules, state.base_rank, index, top) < FULL:
-            cards.add(next_card(rules, index, top))
+            suit = suits[index]
+            if suit is None:
+                cards.update((start - 1, start + 12, start + 25, start + 38))
+            else:
+                cards.add(suit * 13 + start - 1)
+            continue
+        follower = _NEXT_DOWN[top] if down[index] else _NEXT_UP[top]
+        if follower % 13 + 1 != start:
+            cards.add(follower)
     return cards
 
 

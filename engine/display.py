@@ -40,10 +40,10 @@ def view(state: GameState) -> View:
     return View(
         variant=state.variant,
         tableau=tuple(_texts(pile) for pile in state.tableau),
-        foundations=tuple(None if top == EMPTY else format_card(top) for top in state.foundations),
+        foundations=tuple(None if top == EMPTY else _TEXT[top] for top in state.foundations),
         stock=len(state.stock),
         waste=_texts(state.waste),
-        reserve=format_card(state.reserve[-1]) if state.reserve else None,
+        reserve=_TEXT[state.reserve[-1]] if state.reserve else None,
         reserve_hidden=max(0, len(state.reserve) - 1),
         passes_left=None if allowed is None else max(0, allowed - state.passes),
         base_rank=state.base_rank,
@@ -53,5 +53,8 @@ def view(state: GameState) -> View:
     )
 
 
+_TEXT = tuple(format_card(card) for card in range(52))
+
+
 def _texts(pile: tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(format_card(card) for card in pile)
+    return tuple(map(_TEXT.__getitem__, pile))

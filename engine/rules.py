@@ -55,9 +55,17 @@ class Rules:
     """Gather-and-redeal of the tableau allowed (Little Billie)."""
     stacks: bytes = field(init=False, repr=False, compare=False)
     """``stacks[lower * 52 + upper]`` is 1 when ``upper`` may lie on ``lower``."""
+    takers: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
+    """``takers[lower]``: every card that may lie on ``lower``."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "stacks", _stack_table(self.build, self.wrap))
+        stacks = _stack_table(self.build, self.wrap)
+        object.__setattr__(self, "stacks", stacks)
+        takers = tuple(
+            frozenset(up for up in range(CARDS_PER_DECK) if stacks[low * CARDS_PER_DECK + up])
+            for low in range(CARDS_PER_DECK)
+        )
+        object.__setattr__(self, "takers", takers)
 
     @property
     def total(self) -> int:

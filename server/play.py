@@ -71,8 +71,8 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
     if version >= MAX_MOVES:
         raise MoveRefused(ErrorCode.MOVE_LIMIT, f"at most {MAX_MOVES} moves in one race", version)
     new_state = _apply(services, state, message.move, version)
-    outcome = engine.outcome(new_state)
-    progress = engine.progress(new_state)
+    seen = engine.view(new_state)
+    outcome, progress = engine.Outcome(seen.outcome), seen.progress
     event = ProgressMade(seat=seat, progress=progress, moves=version + 1, outcome=outcome.value)
     try:
         result = await services.store.commit_move(
@@ -101,7 +101,7 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
         id=message.id,
         move_id=message.move_id,
         version=result.version,
-        board=BoardView.from_engine(engine.view(new_state)),
+        board=BoardView.from_engine(seen),
         at_ms=now,
         progress=progress,
         outcome=outcome.value,
