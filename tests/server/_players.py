@@ -174,7 +174,7 @@ async def open_race(
     host = await connect()
     created = await host.call(CreateRoom, variant=variant, name=names[0], settings=settings)
     assert created.type == "joined", created
-    racers = [Racer(host, 0, names[0])]
+    racers = [Racer(host, created.seat, names[0])]
     for name in names[1:]:
         client = await connect()
         joined = await client.call(JoinRoom, code=created.code, name=name)
@@ -254,7 +254,8 @@ def greedy_line(variant: str, seed: bytes) -> list[str]:
 def worst_line(variant: str, seed: bytes, limit: int = 1000) -> list[str]:
     """Always the move the greedy player likes least, never repeating a position."""
     state = engine.new_game(variant, seed)
-    seen, moves = {state}, list[str]()
+    seen = {state}
+    moves: list[str] = []
     while len(moves) < limit and engine.outcome(state) is engine.Outcome.PLAYING:
         fresh = [(m, engine.apply(state, m)) for m in engine.legal_moves(state)]
         fresh = [(m, after) for m, after in fresh if after not in seen]

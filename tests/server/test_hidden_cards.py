@@ -75,8 +75,9 @@ class Timeline:
         self.boards = {board_of(state) for state in states}
 
     def by(self, at_ms: int) -> frozenset[str]:
-        """Every card face up by `at_ms` (the deal's cards even before the start)."""
-        return self.seen[max(0, bisect.bisect_right(self.times, at_ms) - 1)]
+        """Every card face up by `at_ms`; none before the race starts."""
+        index = bisect.bisect_right(self.times, at_ms) - 1
+        return self.seen[index] if index >= 0 else frozenset()
 
 
 def card_texts(value: Any, key: str = "") -> Iterator[str]:
@@ -103,7 +104,7 @@ def boards_in(value: Any) -> Iterator[BoardView]:
             yield from boards_in(getattr(value, name))
 
 
-def secrets_of(variant: str, seed: bytes) -> list[bytes]:
+def giveaways(variant: str, seed: bytes) -> list[bytes]:
     """Byte strings that would give the deal away: the seed and the face-down orders."""
     deal = engine.new_game(variant, seed)
     found = [seed, seed.hex().encode(), engine.to_bytes(deal)]
@@ -115,13 +116,13 @@ def check_frames(client: Client, race: Race, seed: bytes) -> int:
     """Check every frame before ``race_over``; how many were checked."""
     timelines = [Timeline(racer, seed) for racer in race.racers]
     true_boards = set().union(*(timeline.boards for timeline in timelines))
-    secrets = secrets_of(race.variant, seed)
+    given_away = giveaways(race.variant, seed)
     arrivals = zip(client.frames, client.arrived_ms, strict=True)
     for checked, (frame, arrived_ms) in enumerate(arrivals):
         message = decode_server(frame)
         if message.type == "event" and message.event.type == "race_over":
             return checked
-        assert not [secret for secret in secrets if secret in frame], message
+        assert not [secret for secret in given_away if secret in frame], message
         visible = frozenset().union(*(timeline.by(arrived_ms) for timeline in timelines))
         hidden = set(card_texts(msgpack.unpackb(frame))) - visible
         assert not hidden, (hidden, message)
