@@ -39,7 +39,7 @@ def view(state: GameState) -> View:
     allowed = rules.passes
     return View(
         variant=state.variant,
-        tableau=tuple(_texts(pile) for pile in state.tableau),
+        tableau=tuple(map(_texts, state.tableau)),
         foundations=tuple(None if top == EMPTY else _TEXT[top] for top in state.foundations),
         stock=len(state.stock),
         waste=_texts(state.waste),
@@ -54,7 +54,16 @@ def view(state: GameState) -> View:
 
 
 _TEXT = tuple(format_card(card) for card in range(52))
+_SEEN: dict[tuple[int, ...], tuple[str, ...]] = {}
+_SEEN_MAX = 1 << 16
 
 
 def _texts(pile: tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(map(_TEXT.__getitem__, pile))
+    """A pile as text. Most piles are unchanged from one move to the next, so the
+    texts of recent piles are remembered (a bounded table, emptied when full)."""
+    texts = _SEEN.get(pile)
+    if texts is None:
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        texts = _SEEN[pile] = tuple(map(_TEXT.__getitem__, pile))
+    return texts
