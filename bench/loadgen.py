@@ -30,6 +30,9 @@ class Bot(Protocol):
         ...
 
 
+SETTLE_S = 3.0
+"""Pause between the phases, so frames still in flight from saturation drain first."""
+
 Setup = Callable[[str, int, int], Awaitable[Sequence[Bot]]]
 
 
@@ -90,6 +93,7 @@ async def run(setup: Setup, args: argparse.Namespace) -> dict[str, float]:
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     done, elapsed = await saturate(bots, args.saturate)
     print(f"saturated {done} {elapsed:.3f}", flush=True)
+    await asyncio.sleep(SETTLE_S)
     latencies = await paced(bots, args.rate, args.paced)
     return {
         "bots": len(bots),

@@ -165,7 +165,7 @@ async def on_deadline(services: Services, code: str) -> None:
         await asyncio.sleep(early_ms / 1000 + 0.001)
     now = now_ms()
     if room.phase == "countdown":
-        await _rooms.update(services.store, code, lambda r: rooms.start(r, now))
+        await _start(services, code, now)
         return
     await _reconcile(services, code, room)
     for player in room.players:
@@ -175,12 +175,27 @@ async def on_deadline(services: Services, code: str) -> None:
     await _close_race(services, code, now)
 
 
+async def _start(services: Services, code: str, now: int) -> Room:
+    """Start the race; a deal with no useful move at all ends it for everyone at once."""
+    saved = await _rooms.update(services.store, code, lambda r: rooms.start(r, now))
+    room = saved.room
+    if room.phase != "racing" or room.start_at_ms is None:
+        return room
+    dealt = engine.new_game(room.variant, room.seed)
+    if engine.outcome(dealt) is not engine.Outcome.STUCK:
+        return room
+    for player in room.players:
+        await services.store.finish_player(code, player.seat, "stuck", room.start_at_ms)
+        await _record_finish(services, code, player.seat, "stuck", room.start_at_ms)
+    await _close_race(services, code, now)
+    return room
+
+
 async def _racing_room(services: Services, code: str, now: int) -> Room:
     """The room; a countdown that is over starts the race first."""
     room = await services.hub.room(code)
     if room.phase == "countdown" and room.start_at_ms is not None and now >= room.start_at_ms:
-        saved = await _rooms.update(services.store, code, lambda r: rooms.start(r, now))
-        room = saved.room
+        room = await _start(services, code, now)
         services.hub.rooms[code] = room
     if room.phase != "racing":
         hint = "the race has not started yet" if room.phase != "finished" else "the race is over"
