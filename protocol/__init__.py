@@ -26,6 +26,8 @@ from protocol.codec import (
     decode_server,
     encode,
     encode_event_frame,
+    encode_move_ok,
+    encode_progress,
     error_reply,
 )
 from protocol.errors import CloseCode, ErrorCode, ProtocolError
@@ -125,5 +127,7 @@ __all__ = [
     "decode_server",
     "encode",
     "encode_event_frame",
+    "encode_move_ok",
+    "encode_progress",
     "error_reply",
 ]

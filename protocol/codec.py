@@ -13,12 +13,15 @@ from typing import Any, TypeVar
 import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from engine import View
+from protocol.board import BoardView
 from protocol.client import CLIENT_ADAPTER, ClientMessage
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.limits import MAX_CLIENT_FRAME, MAX_REQUEST_ID, MAX_SERVER_FRAME
 from protocol.server import SERVER_ADAPTER, Error, ServerMessage
 
 T = TypeVar("T")
+_BOARD_FIELDS = tuple(BoardView.model_fields)
 
 _TOO_LONG = frozenset({"string_too_long", "too_long"})
 _NO_TAG = frozenset({"union_tag_invalid", "union_tag_not_found"})
@@ -35,6 +38,43 @@ def encode(message: BaseModel) -> bytes:
 def encode_event_frame(seq: int, body: bytes) -> bytes:
     """``{"type": "event", "seq": seq, "event": <body>}`` around an encoded event body."""
     return b"".join((_EVENT_FRAME_HEAD, msgpack.packb(seq), _EVENT_KEY, body))
+
+
+def encode_move_ok(
+    request_id: int,
+    move_id: str,
+    version: int,
+    view: View,
+    at_ms: int,
+) -> bytes:
+    """``encode(MoveOk(...))`` for a board fresh from the engine, without the models.
+
+    The move acknowledgement is the server's most frequent reply; its parts
+    come straight from the engine and the validated request, so the fields
+    are packed in the schema's order directly (a test pins the bytes equal).
+    """
+    board = {field: getattr(view, field) for field in _BOARD_FIELDS}
+    data: bytes = msgpack.packb(
+        {
+            "type": "move_ok",
+            "id": request_id,
+            "move_id": move_id,
+            "version": version,
+            "board": board,
+            "at_ms": at_ms,
+            "progress": view.progress,
+            "outcome": view.outcome,
+        }
+    )
+    return data
+
+
+def encode_progress(seat: int, progress: int, moves: int, outcome: str) -> bytes:
+    """``encode(ProgressMade(...))`` without the model (a test pins the bytes equal)."""
+    data: bytes = msgpack.packb(
+        {"type": "progress", "seat": seat, "progress": progress, "moves": moves, "outcome": outcome}
+    )
+    return data
 
 
 def decode_client(data: bytes) -> ClientMessage:

@@ -21,9 +21,9 @@ from protocol import (
     MakeMove,
     MoveOk,
     Ok,
-    ProgressMade,
     Resign,
-    encode,
+    encode_move_ok,
+    encode_progress,
 )
 from protocol.limits import MAX_MOVES
 from server import _rooms
@@ -73,7 +73,6 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
     new_state = _apply(services, state, message.move, version)
     seen = engine.view(new_state)
     outcome, progress = engine.Outcome(seen.outcome), seen.progress
-    event = ProgressMade(seat=seat, progress=progress, moves=version + 1, outcome=outcome.value)
     try:
         result = await services.store.commit_move(
             code,
@@ -85,7 +84,7 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
             now_ms=now,
             progress=progress,
             outcome=outcome.value,
-            event=encode(event),
+            event=encode_progress(seat, progress, version + 1, outcome.value),
         )
     except VersionConflict as conflict:
         session.game = None
@@ -97,21 +96,11 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
         session.game = None
         return await _resent_or_stale(session, message, result.version)
     session.game, session.version = new_state, result.version
-    reply = MoveOk(
-        id=message.id,
-        move_id=message.move_id,
-        version=result.version,
-        board=BoardView.from_engine(seen),
-        at_ms=now,
-        progress=progress,
-        outcome=outcome.value,
-    )
+    await session.conn.send(encode_move_ok(message.id, message.move_id, result.version, seen, now))
     services.metrics.moves.inc()
     services.metrics.move_latency.observe(time.perf_counter() - received)
-    if outcome is engine.Outcome.PLAYING:
-        return reply
-    await session.send(reply)
-    await _finish(services, code, seat, outcome.value, now)
+    if outcome is not engine.Outcome.PLAYING:
+        await _finish(services, code, seat, outcome.value, now)
     return None
 
 
