@@ -3,7 +3,10 @@
 Every script gets the same head so the shared helpers can find what they need:
 KEYS[1] is the room hash (fields body, version, seq), KEYS[2] the room's event
 stream; ARGV[1] is the room's key base (per-seat keys are built from it), ARGV[2]
-the room's pub/sub channel, ARGV[3] the stream's approximate length cap.
+the id of the calling store (its process), ARGV[3] the stream's approximate length
+cap. Each event is published to every other process watching the room (set
+``<base>watchers``) on its own channel ``<base>feed:<process>``; the caller
+delivers its own events itself.
 Replies are arrays whose first element is a status code (see `Status`).
 """
 
@@ -29,7 +32,12 @@ local OK, DUPLICATE, CONFLICT, FINISHED, MISSING = {Status.OK}, {Status.DUPLICAT
 local function append_event(body)
   local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], seq .. '-0', 'e', body)
-  redis.call('PUBLISH', ARGV[2], seq .. '\\n' .. body)
+  local message = seq .. '\\n' .. body
+  for _, process in ipairs(redis.call('SMEMBERS', ARGV[1] .. 'watchers')) do
+    if process ~= ARGV[2] then
+      redis.call('PUBLISH', ARGV[1] .. 'feed:' .. process, message)
+    end
+  end
   return seq
 end
 
@@ -46,7 +54,7 @@ local function seat_keys(seat)
 end
 
 local function room_keys()
-  local keys = {{KEYS[1], KEYS[2], KEYS[3], KEYS[4]}}
+  local keys = {{KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1] .. 'watchers'}}
   for _, seat in ipairs(redis.call('SMEMBERS', KEYS[3])) do
     for _, key in ipairs(seat_keys(seat)) do
       keys[#keys + 1] = key

@@ -1,13 +1,17 @@
 """The live event feed of the rooms one server process has sockets in.
 
 Theory of operation: one reader task owns a Redis pub/sub connection subscribed to
-the channel of every watched room, and remembers the last seq it delivered per room.
-Published payloads carry their seq, so the reader drops what it already delivered and,
-when a seq jumps ahead, fills the hole from the room's stream. Every subscribe
-confirmation also triggers such a catch-up: that covers events committed between the
-caller's snapshot and the subscription, and everything missed while Redis was away
-(redis-py resubscribes on reconnect; when it gives up, the reader opens a fresh
-connection with backoff and subscribes again). If the stream was trimmed past what
+this process's channel of every watched room, and remembers the last seq it delivered
+per room. The store hands the events it commits straight to the feed (`own`); a room's
+other events are published by the committing script to each process in the room's
+watcher set but the committer, so no process parses its own events back. Payloads
+carry their seq, so the feed drops what it already delivered and, when a seq jumps
+ahead, fills the hole from the room's stream. Every subscribe confirmation puts this
+process in the room's watcher set and then triggers such a catch-up: that covers
+events committed before it was listening, and everything missed while Redis was away
+(redis-py resubscribes on reconnect, and a Redis that lost the watcher set gets it
+back; when redis-py gives up, the reader opens a fresh connection with backoff and
+subscribes again). If the stream was trimmed past what
 is missing, the reader yields a `RoomGap` and carries on from the room's current seq.
 Any other failure of the reader is logged and handled like a lost connection.
 """
@@ -54,13 +58,15 @@ class RoomGap(NamedTuple):
 class RoomFeed:
     """Yields `RoomEvent` and `RoomGap` items for the watched rooms; see the module doc."""
 
-    def __init__(self, store: Store, channel_prefix: str) -> None:
+    def __init__(self, store: Store) -> None:
         self._store = store
-        self._channel_prefix = channel_prefix
         self._last: dict[str, int] = {}
+        self._codes: dict[str, str] = {}
+        """Room code by the channel this process hears it on."""
         self._items: asyncio.Queue[RoomEvent | RoomGap] = asyncio.Queue()
         self._pubsub: PubSub | None = None
         self._lock = asyncio.Lock()
+        self._catch_ups: set[asyncio.Task[None]] = set()
         self._task = asyncio.create_task(self._run())
 
     @property
@@ -76,19 +82,35 @@ class RoomFeed:
         if code in self._last:
             return
         self._last[code] = after_seq
+        self._codes[self._store.channel(code)] = code
         async with self._lock:
             if self._pubsub is not None:
                 with contextlib.suppress(*_LINK_ERRORS):
-                    await self._pubsub.subscribe(self._channel_prefix + code)
+                    await self._pubsub.subscribe(self._store.channel(code))
 
     async def unwatch(self, code: str) -> None:
         """Stop delivering the room's events (items already queued still come out)."""
         if self._last.pop(code, None) is None:
             return
+        channel = self._store.channel(code)
+        self._codes.pop(channel, None)
         async with self._lock:
             if self._pubsub is not None:
                 with contextlib.suppress(*_LINK_ERRORS):
-                    await self._pubsub.unsubscribe(self._channel_prefix + code)
+                    await self._store.remove_watcher(code)
+                    await self._pubsub.unsubscribe(channel)
+
+    def own(self, code: str, seq: int, body: bytes) -> None:
+        """An event this process committed just now (it is not echoed by pub/sub)."""
+        last = self._last.get(code)
+        if last is None:
+            return
+        if seq == last + 1:
+            self._push(code, seq, body)
+        elif seq > last + 1:
+            task = asyncio.create_task(self._catch_up(code))
+            self._catch_ups.add(task)
+            task.add_done_callback(self._catch_ups.discard)
 
     async def get(self) -> RoomEvent | RoomGap:
         """The next item, waiting for one."""
@@ -102,6 +124,8 @@ class RoomFeed:
 
     async def close(self) -> None:
         """Stop the reader and drop the pub/sub connection."""
+        for task in self._catch_ups:
+            task.cancel()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
@@ -125,8 +149,8 @@ class RoomFeed:
         async with self._lock:
             self._pubsub = self._store.pubsub()
             await self._pubsub.connect()  # type: ignore[no-untyped-call]
-            if self._last:
-                await self._pubsub.subscribe(*(self._channel_prefix + c for c in self._last))
+            if self._codes:
+                await self._pubsub.subscribe(*self._codes)
 
     async def _disconnect(self) -> None:
         async with self._lock:
@@ -144,10 +168,11 @@ class RoomFeed:
     async def _handle(self, message: dict[str, Any]) -> None:
         if message["type"] not in ("subscribe", "message"):
             return
-        code = message["channel"].decode().removeprefix(self._channel_prefix)
-        if code not in self._last:
+        code = self._codes.get(message["channel"].decode())
+        if code is None:
             return
         if message["type"] == "subscribe":
+            await self._store.add_watcher(code)
             await self._catch_up(code)
         elif message["type"] == "message":
             head, _, body = message["data"].partition(b"\n")

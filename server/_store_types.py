@@ -95,7 +95,8 @@ class RoomKeys:
     P{C}:log:<s>     list of moves, each msgpack [text, ms, move id]
     P{C}:ids:<s>     hash: move id -> "<seq> <version>"
     P{C}:tokens      set of the token hashes bound to the room
-    Pevents:C        pub/sub channel: "<seq>\n<event>"
+    P{C}:watchers    set of the ids of the processes that watch the room
+    P{C}:feed:<id>   pub/sub channel of watching process <id>: "<seq>\n<event>"
 
     Outside any room: Ptoken:<hash> holds "C <seat>" ("C -" for a spectator), and
     Prooms is the set of room codes, pruned of expired rooms when counted.
@@ -126,8 +127,11 @@ class RoomKeys:
         return self.base + "tokens"
 
     @property
-    def channel(self) -> str:
-        return f"{self.prefix}events:{self.code}"
+    def watchers(self) -> str:
+        return self.base + "watchers"
+
+    def channel(self, process: str) -> str:
+        return f"{self.base}feed:{process}"
 
     def player(self, seat: int) -> str:
         return f"{self.base}player:{seat}"

@@ -28,6 +28,7 @@ or takes it away again when a finished room comes back into use.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -100,7 +101,9 @@ class Store(StoreReads):
         super().__init__(client, prefix)
         self._maxlen = stream_maxlen
         self._runner = ScriptRunner(client, group=group_commit)
-        self._feeds: list[RoomFeed] = []
+        self._feed: RoomFeed | None = None
+        self.process = secrets.token_hex(8)
+        """This store's id among the processes that watch rooms (see server._lua)."""
 
     @classmethod
     async def connect(
@@ -138,9 +141,9 @@ class Store(StoreReads):
 
     async def close(self) -> None:
         """Close the feeds, let writes in flight finish, then close the connections."""
-        for feed in self._feeds:
-            await feed.close()
-        self._feeds.clear()
+        if self._feed is not None:
+            await self._feed.close()
+            self._feed = None
         await self._runner.drain()
         await self._client.aclose()
 
@@ -159,10 +162,31 @@ class Store(StoreReads):
         return self._client.pubsub()
 
     def feed(self) -> RoomFeed:
-        """A live feed of room events for this process; call in a running event loop."""
-        feed = RoomFeed(self, self._prefix + "events:")
-        self._feeds.append(feed)
-        return feed
+        """The live feed of room events for this process; call in a running event loop.
+
+        Events this store commits reach its feed directly; other processes' events
+        come by pub/sub. There is one feed per store.
+        """
+        if self._feed is None:
+            self._feed = RoomFeed(self)
+        return self._feed
+
+    async def add_watcher(self, code: str) -> None:
+        """Have the room's events published to this process from now on."""
+        await self._client.sadd(self._keys(code).watchers, self.process)
+
+    async def remove_watcher(self, code: str) -> None:
+        await self._client.srem(self._keys(code).watchers, self.process)
+
+    def channel(self, code: str) -> str:
+        """The pub/sub channel on which this process hears the room's events."""
+        return self._keys(code).channel(self.process)
+
+    def _deliver_own(self, code: str, seqs: Sequence[int], events: Sequence[bytes]) -> None:
+        """Hand the events just committed to this process's feed (no pub/sub echo)."""
+        if self._feed is not None:
+            for seq, body in zip(seqs, events, strict=True):
+                self._feed.own(code, seq, body)
 
     # Rooms
 
@@ -186,7 +210,9 @@ class Store(StoreReads):
         reply = await self._run(
             _lua.SAVE_ROOM, self._keys(code), [], [expected_version, room, *events]
         )
-        return [int(seq) for seq in _checked(reply)[1:]]
+        seqs = [int(seq) for seq in _checked(reply)[1:]]
+        self._deliver_own(code, seqs, events)
+        return seqs
 
     async def start_race(
         self,
@@ -211,7 +237,9 @@ class Store(StoreReads):
             pairs += [seat, state]
         args = [expected_version, room, start_at_ms, progress, len(players), *pairs, *events]
         reply = await self._run(_lua.START_RACE, keys, [keys.seats], args)
-        return [int(seq) for seq in _checked(reply)[1:]]
+        seqs = [int(seq) for seq in _checked(reply)[1:]]
+        self._deliver_own(code, seqs, events)
+        return seqs
 
     async def expire_room(self, code: str, seconds: int | None) -> None:
         """Let every key of the room and its tokens live `seconds` more; None: keep them."""
@@ -256,6 +284,7 @@ class Store(StoreReads):
         if Status(reply[0]) is Status.DUPLICATE:
             return Duplicate(int(reply[1]), int(reply[2]))
         seq, version = _checked(reply)
+        self._deliver_own(code, (int(seq),), (event,))
         return CommitResult(int(seq), int(version))
 
     async def finish_player(
@@ -273,7 +302,9 @@ class Store(StoreReads):
         reply = await self._run(_lua.FINISH_PLAYER, keys, [keys.player(seat)], args)
         if Status(reply[0]) is Status.FINISHED:
             return None
-        return [int(seq) for seq in _checked(reply)]
+        seqs = [int(seq) for seq in _checked(reply)]
+        self._deliver_own(code, seqs, events)
+        return seqs
 
     # Tokens
 
@@ -308,7 +339,7 @@ class Store(StoreReads):
         args: Sequence[EncodableT],
     ) -> list[Any]:
         """Run a script with the common head (see server._lua)."""
-        head_args: list[EncodableT] = [keys.base, keys.channel, self._maxlen]
+        head_args: list[EncodableT] = [keys.base, self.process, self._maxlen]
         reply: list[Any] = await self._runner.run(
             script, [keys.room, keys.events, *extra_keys], [*head_args, *args]
         )
