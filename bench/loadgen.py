@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import sys
 import time
@@ -89,6 +90,9 @@ async def paced(bots: Sequence[Bot], rate: float, seconds: float) -> list[float]
 
 async def run(setup: Setup, args: argparse.Namespace) -> dict[str, float]:
     bots = await setup(args.url, args.rooms, args.players)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
     print(f"ready {len(bots)}", flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     done, elapsed = await saturate(bots, args.saturate)
