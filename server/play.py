@@ -52,11 +52,7 @@ class MoveRefused(RoomError):
 async def move(session: Session, message: MakeMove) -> MoveOk | None:
     received = time.perf_counter()
     services = session.services
-    code, seat = session.code, session.seat
-    if code is None:
-        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
-    if seat is None:
-        raise RoomError(ErrorCode.MOVE_SPECTATOR, "spectators cannot play")
+    code, seat = _racer(session, "play")
     now = now_ms()
     try:
         room = await _racing_room(services, code, now)
@@ -106,11 +102,7 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
 
 async def resign(session: Session, message: Resign) -> Ok:
     services = session.services
-    code, seat = session.code, session.seat
-    if code is None:
-        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
-    if seat is None:
-        raise RoomError(ErrorCode.MOVE_SPECTATOR, "spectators cannot resign")
+    code, seat = _racer(session, "resign")
     now = now_ms()
     room = await _racing_room(services, code, now)
     rooms.check_move(room, seat, now)
@@ -118,6 +110,15 @@ async def resign(session: Session, message: Resign) -> Ok:
     session.game = None
     await _finish(services, code, seat, "resigned", now)
     return Ok(id=message.id)
+
+
+def _racer(session: Session, verb: str) -> tuple[str, int]:
+    """The room and seat of a player; spectators and outsiders are refused."""
+    if session.code is None:
+        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
+    if session.seat is None:
+        raise RoomError(ErrorCode.MOVE_SPECTATOR, f"spectators cannot {verb}")
+    return session.code, session.seat
 
 
 async def own_board(session: Session, room: Room) -> tuple[BoardView | None, int | None]:
