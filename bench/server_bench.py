@@ -27,6 +27,11 @@ from typing import IO, Any
 from server.embedded import EmbeddedValkey
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CPUS = sorted(os.sched_getaffinity(0))
+PINNED = len(CPUS) >= 2
+"""With two cores or more, the server gets a core to itself; Redis and the load
+generator share another, so runs do not depend on where the scheduler puts them."""
+SERVER_CPU, LOAD_CPU = (CPUS[0], CPUS[1]) if PINNED else (0, 0)
 
 
 @dataclass
@@ -69,6 +74,8 @@ def start_server(kind: str, redis_url: str) -> tuple[subprocess.Popen[str], int]
     )
     assert server.stdout is not None
     port = int(read_until(server.stdout, pattern).group(1))
+    if PINNED:
+        os.sched_setaffinity(server.pid, {SERVER_CPU})
     return server, port
 
 
@@ -108,7 +115,8 @@ def measure(kind: str, redis_url: str, args: argparse.Namespace) -> Figures:
 
 
 def report(ideal: Figures, full: Figures, args: argparse.Namespace) -> None:
-    print(f"{args.rooms} rooms x {args.players} players, one server process, loopback")
+    where = "server pinned to its own core" if PINNED else "one core shared"
+    print(f"{args.rooms} rooms x {args.players} players, one server process, loopback, {where}")
     print(f"{'':24}{'ideal path':>14}{'full server':>14}{'full/ideal':>12}")
     rows = [
         ("moves/s at saturation", "moves_per_s", "{:,.0f}"),
@@ -131,6 +139,8 @@ def main() -> None:
     parser.add_argument("--paced", type=float, default=10.0)
     parser.add_argument("--rate", type=float, default=1000.0)
     args = parser.parse_args()
+    if PINNED:
+        os.sched_setaffinity(0, {LOAD_CPU})
     with tempfile.TemporaryDirectory() as data:
         valkey = EmbeddedValkey(Path(data))
         url = valkey.start()
