@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -30,3 +32,13 @@ class Services:
     """Sessions of this process by token hash (a resumed token replaces its old socket)."""
     stopping: bool = False
     """Shutting down: a closing socket is a server restart, not a player leaving."""
+    token_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+
+    def token_lock(self, token_hash: str) -> asyncio.Lock:
+        """One lock per player token in this process: resume and disconnect take turns."""
+        lock = self.token_locks.get(token_hash)
+        if lock is None:
+            lock = self.token_locks[token_hash] = asyncio.Lock()
+        return lock

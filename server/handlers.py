@@ -7,6 +7,7 @@ every member through the hub. Moves and resignations are in `server.play`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 from collections.abc import Awaitable, Callable
@@ -101,6 +102,11 @@ async def join_room(session: Session, message: JoinRoom) -> Joined:
 
 async def resume(session: Session, message: Resume) -> BaseModel:
     _require_outside(session)
+    async with session.services.token_lock(token_hash(message.token)):
+        return await _resume(session, message)
+
+
+async def _resume(session: Session, message: Resume) -> BaseModel:
     services = session.services
     binding = await services.store.find_token(token_hash(message.token))
     if binding is None:
@@ -178,18 +184,24 @@ async def send_snapshot(session: Session, request_id: int | None) -> None:
 
 
 async def disconnected(session: Session) -> None:
-    """The socket closed: spectators and lobby players leave; racers are marked away."""
-    if session.code is None:
+    """The socket closed: spectators and lobby players leave; racers are marked away.
+
+    Runs under the token's lock, so a resume of the same token on a new socket
+    either comes first (this socket is then no longer in the room) or finds the
+    room as this leaving left it.
+    """
+    if session.token_hash is None:
         return
-    code, seat = session.code, session.seat
-    services = session.services
-    await _unbind(session)
-    if services.stopping:
-        return
-    try:
-        await _rooms.update(services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
-    except RoomError:
-        return
+    async with session.services.token_lock(session.token_hash):
+        if session.code is None:
+            return
+        code, seat = session.code, session.seat
+        services = session.services
+        await _unbind(session)
+        if services.stopping:
+            return
+        with contextlib.suppress(RoomError):
+            await _rooms.update(services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
 
 
 async def _enter(
