@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import engine
 from protocol import ErrorCode, LogEntry, encode
+from server import race as races
 from server import room as rooms
 from server._ranking import PlayerStats
 from server.room import Room, RoomError, Transition
@@ -102,14 +103,14 @@ async def load_stats(store: Store, code: str, room: Room, *, logs: bool) -> dict
 async def finish_if_over(store: Store, code: str, now_ms: int) -> Saved | None:
     """Rank and close the race once nobody is playing; None if it is not over (or done)."""
     room, _, _ = await load(store, code)
-    if not rooms.is_over(room):
+    if not races.is_over(room):
         return None
     stats = await load_stats(store, code, room, logs=True)
 
     def finish(current: Room) -> Transition:
-        if not rooms.is_over(current):
+        if not races.is_over(current):
             return Transition(current)
-        return rooms.finish_race(current, stats, now_ms)
+        return races.finish_race(current, stats, now_ms)
 
     saved = await update(store, code, finish)
     return saved if saved.seqs else None

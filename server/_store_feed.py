@@ -126,6 +126,7 @@ class RoomFeed:
         """Stop the reader and drop the pub/sub connection."""
         for task in self._catch_ups:
             task.cancel()
+        await asyncio.gather(*self._catch_ups, return_exceptions=True)
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task

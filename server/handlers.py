@@ -37,6 +37,7 @@ from protocol import (
 )
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
 from server import _rooms, play
+from server import race as races
 from server import room as rooms
 from server._services import now_ms
 from server.room import Room, RoomError, Transition
@@ -164,7 +165,7 @@ async def rematch(session: Session, message: RequestRematch) -> Ok:
     code, seat = _require_player(session)
     secret = secrets.token_bytes(SECRET_BYTES)
     store = session.services.store
-    await _rooms.update(store, code, lambda r: rooms.rematch(r, seat, secret))
+    await _rooms.update(store, code, lambda r: races.rematch(r, seat, secret))
     await store.expire_room(code, session.services.config.idle_room_ttl_s)
     return Ok(id=message.id)
 

@@ -22,12 +22,14 @@ from websockets.asyncio.server import ServerConnection, broadcast
 
 from protocol import encode_event_frame
 from server import _rooms
-from server import room as rooms
+from server import race as races
 from server.room import Room
 from server.spectate import Spectate
 from server.store import RoomGap, Store
 
 _log = logging.getLogger(__name__)
+CLOSE_GRACE_S = 2.0
+"""How long room work in flight (a race start, a time limit) may take to finish on close."""
 
 
 class Member(Protocol):
@@ -67,10 +69,15 @@ class Hub:
             await self.reader
         for timer in self.timers.values():
             timer.cancel()
+        if self.tasks:
+            await asyncio.wait(self.tasks, timeout=CLOSE_GRACE_S)
+        left = [*self.tasks]
         for spectate in self.spectate.values():
+            left += spectate.workers.values()
             spectate.close()
-        for task in list(self.tasks):
+        for task in left:
             task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
 
     def all_members(self) -> list[Member]:
         return [member for group in self.members.values() for member in group]
@@ -167,7 +174,7 @@ class Hub:
         self.armed[code] = seq
         if timer := self.timers.pop(code, None):
             timer.cancel()
-        due = rooms.deadline(room)
+        due = races.deadline(room)
         if due is not None:
             delay = max(0.0, (due - self.clock()) / 1000)
             loop = asyncio.get_running_loop()

@@ -27,7 +27,7 @@ from protocol import (
 )
 from protocol.limits import MAX_MOVES
 from server import _rooms
-from server import room as rooms
+from server import race as races
 from server._services import Services, now_ms
 from server.room import Room, RoomError, Transition
 from server.store import Duplicate, PlayerFinished, VersionConflict
@@ -56,7 +56,7 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
     now = now_ms()
     try:
         room = await _racing_room(services, code, now)
-        rooms.check_move(room, seat, now)
+        races.check_move(room, seat, now)
     except RoomError as refused:
         if refused.code not in _OVER:
             raise
@@ -105,7 +105,7 @@ async def resign(session: Session, message: Resign) -> Ok:
     code, seat = _racer(session, "resign")
     now = now_ms()
     room = await _racing_room(services, code, now)
-    rooms.check_move(room, seat, now)
+    races.check_move(room, seat, now)
     await services.store.finish_player(code, seat, "resigned", now)
     session.game = None
     await _finish(services, code, seat, "resigned", now)
@@ -147,7 +147,7 @@ async def on_deadline(services: Services, code: str) -> None:
     Timers may fire a little early by the wall clock; then this waits the rest.
     """
     room, _, _ = await _rooms.load(services.store, code)
-    due = rooms.deadline(room)
+    due = races.deadline(room)
     if due is None:
         return
     early_ms = due - now_ms()
@@ -161,13 +161,13 @@ async def on_deadline(services: Services, code: str) -> None:
     for player in room.players:
         if player.outcome == "playing":
             await services.store.finish_player(code, player.seat, "timeout", due)
-    await _rooms.update(services.store, code, lambda r: rooms.expire(r, now))
+    await _rooms.update(services.store, code, lambda r: races.expire(r, now))
     await _close_race(services, code, now)
 
 
 async def _start(services: Services, code: str, now: int) -> Room:
     """Start the race; a deal with no useful move at all ends it for everyone at once."""
-    saved = await _rooms.update(services.store, code, lambda r: rooms.start(r, now))
+    saved = await _rooms.update(services.store, code, lambda r: races.start(r, now))
     room = saved.room
     if room.phase != "racing" or room.start_at_ms is None:
         return room
@@ -266,7 +266,7 @@ async def _record_finish(
     def change(room: Room) -> Transition:
         if room.player(seat).outcome != "playing":
             return Transition(room)
-        return rooms.player_finished(room, seat, outcome, at_ms)  # type: ignore[arg-type]
+        return races.player_finished(room, seat, outcome, at_ms)  # type: ignore[arg-type]
 
     await _rooms.update(services.store, code, change)
 

@@ -12,6 +12,7 @@ import pytest
 import engine
 import protocol as p
 from protocol import ErrorCode
+from server import race
 from server import room as r
 from server._ranking import rank
 
@@ -40,7 +41,7 @@ def _all_ready(room: r.Room, now_ms: int = T0) -> r.Room:
 def _racing(*names: str) -> r.Room:
     room = _all_ready(_lobby(*names))
     assert room.start_at_ms is not None
-    return r.start(room, room.start_at_ms).room
+    return race.start(room, room.start_at_ms).room
 
 
 @contextmanager
@@ -189,16 +190,16 @@ def test_public_deal_number_fixes_the_seed() -> None:
 
 def test_start_waits_for_the_start_instant() -> None:
     room = _all_ready(_lobby("Ann", "Bob"))
-    assert r.deadline(room) == T0 + 2000
-    assert r.start(room, T0 + 1999) == r.Transition(room)
-    assert r.start(_lobby("Ann"), T0 + 5000) == r.Transition(_lobby("Ann"))
-    room, events = r.start(room, T0 + 2000)
+    assert race.deadline(room) == T0 + 2000
+    assert race.start(room, T0 + 1999) == r.Transition(room)
+    assert race.start(_lobby("Ann"), T0 + 5000) == r.Transition(_lobby("Ann"))
+    room, events = race.start(room, T0 + 2000)
     board = p.BoardView.from_engine(engine.view(engine.new_game("little-forty", SECRET)))
     assert room.phase == "racing"
     assert events == (
         p.RaceStarted(race_no=1, start_at_ms=T0 + 2000, ends_at_ms=T0 + 62_000, board=board),
     )
-    assert r.deadline(room) == T0 + 62_000
+    assert race.deadline(room) == T0 + 62_000
 
 
 def test_lobby_only_requests_are_refused_once_counting_down() -> None:
@@ -213,31 +214,31 @@ def test_lobby_only_requests_are_refused_once_counting_down() -> None:
 def test_moves_are_checked_against_seat_phase_clock_and_outcome() -> None:
     room = _racing("Ann", "Bob")
     start = T0 + 2000
-    assert r.check_move(room, 1, start) == room.players[1]
+    assert race.check_move(room, 1, start) == room.players[1]
     with _refused(ErrorCode.MOVE_SPECTATOR):
-        r.check_move(room, None, start)
+        race.check_move(room, None, start)
     with _refused(ErrorCode.ROOM_NOT_MEMBER):
-        r.check_move(room, 5, start)
+        race.check_move(room, 5, start)
     with _refused(ErrorCode.MOVE_NOT_RACING):
-        r.check_move(room, 0, start + 60_000)
+        race.check_move(room, 0, start + 60_000)
     with _refused(ErrorCode.MOVE_NOT_RACING):
-        r.check_move(_lobby("Ann"), 0, start)
-    room = r.player_finished(room, 0, "resigned", start + 10).room
+        race.check_move(_lobby("Ann"), 0, start)
+    room = race.player_finished(room, 0, "resigned", start + 10).room
     with _refused(ErrorCode.MOVE_FINISHED):
-        r.check_move(room, 0, start + 20)
+        race.check_move(room, 0, start + 20)
 
 
 def test_finishing_records_outcome_and_time() -> None:
     room = _racing("Ann", "Bob")
     start = T0 + 2000
-    room, events = r.player_finished(room, 1, "won", start + 45_000)
+    room, events = race.player_finished(room, 1, "won", start + 45_000)
     assert room.players[1] == r.Player(1, "Bob", True, False, "won", start + 45_000)
     assert events == (
         p.PlayerFinished(seat=1, outcome="won", at_ms=start + 45_000, elapsed_ms=45_000),
     )
-    assert not r.is_over(room)
-    room = r.player_finished(room, 0, "stuck", start + 50_000).room
-    assert r.is_over(room)
+    assert not race.is_over(room)
+    room = race.player_finished(room, 0, "stuck", start + 50_000).room
+    assert race.is_over(room)
 
 
 def test_leaving_a_race_keeps_the_seat_and_hands_over_host() -> None:
@@ -264,23 +265,23 @@ def test_when_everyone_is_away_the_first_to_return_hosts() -> None:
 def test_time_limit_times_out_everyone_still_playing() -> None:
     room = _racing("Ann", "Bob", "Cy")
     start, end = T0 + 2000, T0 + 62_000
-    room = r.player_finished(room, 1, "won", start + 30_000).room
-    assert r.expire(room, end - 1) == r.Transition(room)
-    room, events = r.expire(room, end)
+    room = race.player_finished(room, 1, "won", start + 30_000).room
+    assert race.expire(room, end - 1) == r.Transition(room)
+    room, events = race.expire(room, end)
     assert [player.outcome for player in room.players] == ["timeout", "won", "timeout"]
     assert events == (
         p.PlayerFinished(seat=0, outcome="timeout", at_ms=end, elapsed_ms=60_000),
         p.PlayerFinished(seat=2, outcome="timeout", at_ms=end, elapsed_ms=60_000),
     )
-    assert r.is_over(room)
-    assert r.expire(_lobby("Ann"), end) == r.Transition(_lobby("Ann"))
+    assert race.is_over(room)
+    assert race.expire(_lobby("Ann"), end) == r.Transition(_lobby("Ann"))
 
 
 def test_race_cannot_finish_while_someone_plays() -> None:
     with _refused(ErrorCode.ROOM_WRONG_PHASE):
-        r.finish_race(_racing("Ann"), {}, T0 + 9000)
+        race.finish_race(_racing("Ann"), {}, T0 + 9000)
     with _refused(ErrorCode.ROOM_WRONG_PHASE):
-        r.finish_race(_lobby("Ann"), {}, T0 + 9000)
+        race.finish_race(_lobby("Ann"), {}, T0 + 9000)
 
 
 # Ranking
@@ -292,7 +293,7 @@ Ending = Literal["won", "stuck", "resigned"]
 def _ended(outcomes: dict[int, tuple[Ending, int]]) -> r.Room:
     room = _racing(*(f"P{seat}" for seat in outcomes))
     for seat, (outcome, at_ms) in outcomes.items():
-        room = r.player_finished(room, seat, outcome, at_ms).room
+        room = race.player_finished(room, seat, outcome, at_ms).room
     return room
 
 
@@ -321,8 +322,8 @@ def test_race_over_ranks_reveals_the_seed_and_carries_the_logs() -> None:
     room = _ended({0: ("stuck", start + 7000), 1: ("won", start + 9000)})
     log = (p.LogEntry(move="draw", at_ms=start + 10, move_id="a"),)
     stats = {0: r.PlayerStats(20, start + 6000, 1, log), 1: r.PlayerStats(104, start + 9000, 90)}
-    room, events = r.finish_race(room, stats, start + 9000)
-    assert room.phase == "finished" and r.deadline(room) is None
+    room, events = race.finish_race(room, stats, start + 9000)
+    assert room.phase == "finished" and race.deadline(room) is None
     (over,) = events
     assert isinstance(over, p.RaceOver)
     assert (over.seed, over.seed_commit) == (SECRET.hex(), hashlib.sha256(SECRET).hexdigest())
@@ -347,18 +348,18 @@ def test_race_over_ranks_reveals_the_seed_and_carries_the_logs() -> None:
 def test_rematch_is_for_the_host_after_the_race() -> None:
     room = _ended({0: ("won", T0 + 3000), 1: ("stuck", T0 + 3000)})
     with _refused(ErrorCode.ROOM_WRONG_PHASE):
-        r.rematch(room, 0, b"n" * 32)
-    room = r.finish_race(room, {}, T0 + 3000).room
+        race.rematch(room, 0, b"n" * 32)
+    room = race.finish_race(room, {}, T0 + 3000).room
     with _refused(ErrorCode.ROOM_NOT_HOST):
-        r.rematch(room, 1, b"n" * 32)
+        race.rematch(room, 1, b"n" * 32)
 
 
 def test_rematch_frees_seats_of_players_who_left() -> None:
     room = _racing("Ann", "Bob", "Cy")
     room = r.leave(room, 1, T0 + 2500).room
-    room = r.expire(room, T0 + 62_000).room
-    room = r.finish_race(room, {}, T0 + 62_000).room
-    room, events = r.rematch(room, 0, b"n" * 32)
+    room = race.expire(room, T0 + 62_000).room
+    room = race.finish_race(room, {}, T0 + 62_000).room
+    room, events = race.rematch(room, 0, b"n" * 32)
     assert events == (p.Rematch(race_no=2), p.PlayerLeft(seat=1, away=False))
     assert room.players == (r.Player(0, "Ann"), r.Player(2, "Cy"))
     assert (room.phase, room.race_no, room.start_at_ms, room.host) == ("lobby", 2, None, 0)
@@ -376,11 +377,11 @@ def test_full_cycle_lobby_countdown_racing_finished_rematch() -> None:
         lambda room: r.join(room, "Eve", "spectator")[1],
         lambda room: r.set_ready(room, 0, True, T0),
         lambda room: r.set_ready(room, 1, True, T0),
-        lambda room: r.start(room, T0 + 2000),
-        lambda room: r.player_finished(room, 1, "won", T0 + 40_000),
-        lambda room: r.player_finished(room, 0, "resigned", T0 + 41_000),
-        lambda room: r.finish_race(room, {1: r.PlayerStats(104, T0 + 40_000)}, T0 + 41_000),
-        lambda room: r.rematch(room, 0, b"second race secret".ljust(32)),
+        lambda room: race.start(room, T0 + 2000),
+        lambda room: race.player_finished(room, 1, "won", T0 + 40_000),
+        lambda room: race.player_finished(room, 0, "resigned", T0 + 41_000),
+        lambda room: race.finish_race(room, {1: r.PlayerStats(104, T0 + 40_000)}, T0 + 41_000),
+        lambda room: race.rematch(room, 0, b"second race secret".ljust(32)),
         lambda room: r.set_ready(room, 1, True, T0 + 50_000),
         lambda room: r.set_ready(room, 0, True, T0 + 50_000),
     ]
@@ -423,8 +424,8 @@ def test_snapshot_shows_the_seed_only_after_the_race() -> None:
         seat=1, name="Bob", ready=True, away=False, outcome="playing", progress=7, moves=12,
         finished_at_ms=None,
     )  # fmt: skip
-    room = r.expire(room, T0 + 62_000).room
-    snap = r.snapshot(r.finish_race(room, {}, T0 + 62_000).room, {})
+    room = race.expire(room, T0 + 62_000).room
+    snap = r.snapshot(race.finish_race(room, {}, T0 + 62_000).room, {})
     assert snap.seed == SECRET.hex()
     message = p.Snapshot(id=None, code="ABC234", seat=0, room=snap, board=None, version=None, seq=9)
     assert p.decode_server(p.encode(message)) == message
@@ -433,7 +434,7 @@ def test_snapshot_shows_the_seed_only_after_the_race() -> None:
 def test_storage_form_round_trips_every_field() -> None:
     room = r.leave(_racing("Ann", "Bob"), 1, T0 + 2100).room
     _, (room, _) = r.join(room, "Eve", "spectator")
-    room = r.player_finished(room, 0, "won", T0 + 5000).room
+    room = race.player_finished(room, 0, "won", T0 + 5000).room
     assert r.from_bytes(r.to_bytes(room)) == room
     public = _lobby("Ann", settings=p.Settings(deal_number=9, max_players=8))
     assert r.from_bytes(r.to_bytes(public)) == public
