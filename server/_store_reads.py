@@ -1,7 +1,11 @@
-"""The store's reads: plain commands, no scripts (a read needs no guard)."""
+"""The store's plain commands: reads, token bookkeeping and room watching.
+
+None of these needs a guard, so none is a script.
+"""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import msgpack
@@ -20,11 +24,13 @@ _PLAYER_FIELDS = ("state", "version", "progress", "progress_at_ms", "outcome", "
 
 
 class StoreReads:
-    """Read half of `server.store.Store`: one connection pool, one key prefix."""
+    """Plain-command half of `server.store.Store`: one connection pool, one key prefix."""
 
     def __init__(self, client: Redis, prefix: str) -> None:
         self._client = client
         self._prefix = prefix
+        self.process = secrets.token_hex(8)
+        """This store's id among the processes that watch rooms (see server._lua)."""
 
     async def load_room(self, code: str) -> RoomRecord | None:
         values: list[Any] = await self._client.hmget(
@@ -105,6 +111,38 @@ class StoreReads:
         if gone:
             await self._client.srem(live_key, *gone)
         return len(codes) - len(gone)
+
+    async def bind_token(self, token_hash: str, code: str, seat: int | None) -> None:
+        """Remember where a token belongs; it expires along with its room."""
+        keys = self._keys(code)
+        token_key = self._token_key(token_hash)
+        pipe = self._client.pipeline(transaction=False)
+        pipe.set(token_key, f"{code} {'-' if seat is None else seat}")
+        pipe.sadd(keys.tokens, token_hash)
+        pipe.pttl(keys.room)
+        *_, room_ttl_ms = await pipe.execute()
+        if room_ttl_ms > 0:
+            pipe.pexpire(token_key, room_ttl_ms)
+            pipe.pexpire(keys.tokens, room_ttl_ms)
+            await pipe.execute()
+
+    async def unbind_token(self, token_hash: str, code: str) -> None:
+        """Forget a token (its player left the room)."""
+        pipe = self._client.pipeline(transaction=False)
+        pipe.delete(self._token_key(token_hash))
+        pipe.srem(self._keys(code).tokens, token_hash)
+        await pipe.execute()
+
+    async def add_watcher(self, code: str) -> None:
+        """Have the room's events published to this process from now on."""
+        await self._client.sadd(self._keys(code).watchers, self.process)
+
+    async def remove_watcher(self, code: str) -> None:
+        await self._client.srem(self._keys(code).watchers, self.process)
+
+    def channel(self, code: str) -> str:
+        """The pub/sub channel on which this process hears the room's events."""
+        return self._keys(code).channel(self.process)
 
     def _keys(self, code: str) -> RoomKeys:
         return RoomKeys(self._prefix, code)

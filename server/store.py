@@ -28,7 +28,6 @@ or takes it away again when a finished room comes back into use.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -102,8 +101,6 @@ class Store(StoreReads):
         self._maxlen = stream_maxlen
         self._runner = ScriptRunner(client, group=group_commit)
         self._feed: RoomFeed | None = None
-        self.process = secrets.token_hex(8)
-        """This store's id among the processes that watch rooms (see server._lua)."""
 
     @classmethod
     async def connect(
@@ -170,17 +167,6 @@ class Store(StoreReads):
         if self._feed is None:
             self._feed = RoomFeed(self)
         return self._feed
-
-    async def add_watcher(self, code: str) -> None:
-        """Have the room's events published to this process from now on."""
-        await self._client.sadd(self._keys(code).watchers, self.process)
-
-    async def remove_watcher(self, code: str) -> None:
-        await self._client.srem(self._keys(code).watchers, self.process)
-
-    def channel(self, code: str) -> str:
-        """The pub/sub channel on which this process hears the room's events."""
-        return self._keys(code).channel(self.process)
 
     def _deliver_own(self, code: str, seqs: Sequence[int], events: Sequence[bytes]) -> None:
         """Hand the events just committed to this process's feed (no pub/sub echo)."""
@@ -305,29 +291,6 @@ class Store(StoreReads):
         seqs = [int(seq) for seq in _checked(reply)]
         self._deliver_own(code, seqs, events)
         return seqs
-
-    # Tokens
-
-    async def bind_token(self, token_hash: str, code: str, seat: int | None) -> None:
-        """Remember where a token belongs; it expires along with its room."""
-        keys = self._keys(code)
-        token_key = self._token_key(token_hash)
-        pipe = self._client.pipeline(transaction=False)
-        pipe.set(token_key, f"{code} {'-' if seat is None else seat}")
-        pipe.sadd(keys.tokens, token_hash)
-        pipe.pttl(keys.room)
-        *_, room_ttl_ms = await pipe.execute()
-        if room_ttl_ms > 0:
-            pipe.pexpire(token_key, room_ttl_ms)
-            pipe.pexpire(keys.tokens, room_ttl_ms)
-            await pipe.execute()
-
-    async def unbind_token(self, token_hash: str, code: str) -> None:
-        """Forget a token (its player left the room)."""
-        pipe = self._client.pipeline(transaction=False)
-        pipe.delete(self._token_key(token_hash))
-        pipe.srem(self._keys(code).tokens, token_hash)
-        await pipe.execute()
 
     # Helpers
 
