@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,19 +34,28 @@ async def race_server(store: Store) -> AsyncIterator[RaceServer]:
     await server.stop()
 
 
-@pytest.fixture
-async def connect(race_server: RaceServer) -> AsyncIterator[Callable[[], Awaitable[Client]]]:
-    """Opens clients (hello done) on the test's server; all are closed afterwards."""
+@contextlib.asynccontextmanager
+async def opened_clients(
+    open_one: Callable[[str], Awaitable[Client]], server: RaceServer
+) -> AsyncIterator[Callable[[], Awaitable[Client]]]:
+    """A factory of connections to `server` made by `open_one`; all are closed at the end."""
     clients: list[Client] = []
 
     async def open_() -> Client:
-        client = await Client.open(f"ws://127.0.0.1:{race_server.port}")
+        client = await open_one(f"ws://127.0.0.1:{server.port}")
         clients.append(client)
         return client
 
     yield open_
     for client in clients:
         await client.close()
+
+
+@pytest.fixture
+async def connect(race_server: RaceServer) -> AsyncIterator[Callable[[], Awaitable[Client]]]:
+    """Opens clients (hello done) on the test's server; all are closed afterwards."""
+    async with opened_clients(Client.open, race_server) as open_:
+        yield open_
 
 
 ServerFactory = Callable[..., Awaitable[RaceServer]]

@@ -40,6 +40,7 @@ from protocol.limits import MAX_CLIENT_FRAME, RATE_BURST
 from server import session
 from server.app import MAX_WIRE_FRAME, RaceServer
 from tests.server._client import Client, start_race
+from tests.server.conftest import opened_clients
 
 Connect = Callable[[], Awaitable[Client]]
 VARIANT = "little-forty"
@@ -135,16 +136,8 @@ async def test_a_smaller_room_than_its_seated_players_is_bad_settings(connect: C
 @pytest.fixture
 async def dial(race_server: RaceServer) -> AsyncIterator[Callable[[], Awaitable[Client]]]:
     """Opens connections that have not sent ``hello``; all are closed afterwards."""
-    clients: list[Client] = []
-
-    async def open_() -> Client:
-        client = await Client.dial(f"ws://127.0.0.1:{race_server.port}")
-        clients.append(client)
-        return client
-
-    yield open_
-    for client in clients:
-        await client.close()
+    async with opened_clients(Client.dial, race_server) as open_:
+        yield open_
 
 
 async def test_requests_before_hello_and_a_second_hello_are_no_hello(dial: Connect) -> None:
