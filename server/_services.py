@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import time
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
 from server.metrics import Metrics
@@ -17,17 +17,14 @@ if TYPE_CHECKING:
     from server.session import Session
 
 
-def now_ms() -> int:
-    """The server clock: wall time in integer milliseconds."""
-    return time.time_ns() // 1_000_000
-
-
 @dataclass
 class Services:
     store: Store
     hub: Hub
     metrics: Metrics
     config: Config
+    clock: Clock = field(default_factory=SystemClock)
+    """Every timer, deadline and stamp of the server reads this clock."""
     by_token: dict[str, Session] = field(default_factory=dict)
     """Sessions of this process by token hash (a resumed token replaces its old socket)."""
     stopping: bool = False

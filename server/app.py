@@ -20,7 +20,8 @@ from websockets.http11 import Request, Response
 from protocol import CloseCode, GoingAway
 from protocol.limits import MAX_CLIENT_FRAME
 from server import play
-from server._services import Services, now_ms
+from server._services import Services
+from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
 from server.metrics import Metrics
@@ -33,15 +34,16 @@ MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
 
 
 class RaceServer:
-    def __init__(self, config: Config, store: Store) -> None:
+    def __init__(self, config: Config, store: Store, clock: Clock | None = None) -> None:
         self.config, self.store = config, store
+        self.clock = clock or SystemClock()
         self.sessions: set[Session] = set()
         self.metrics = Metrics(
             connections=lambda: len(self.sessions),
             rooms=lambda: len(self.hub.members),
         )
-        self.hub = Hub(store, self._deadline, now_ms)
-        self.services = Services(store, self.hub, self.metrics, config)
+        self.hub = Hub(store, self._deadline, self.clock)
+        self.services = Services(store, self.hub, self.metrics, config, self.clock)
         self.server: Server | None = None
 
     @property

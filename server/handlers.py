@@ -39,7 +39,6 @@ from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
 from server import _rooms, play
 from server import race as races
 from server import room as rooms
-from server._services import now_ms
 from server.room import Room, RoomError, Transition
 
 if TYPE_CHECKING:
@@ -66,7 +65,7 @@ def new_code() -> str:
 
 
 async def ping(session: Session, message: Ping) -> Pong:
-    return Pong(id=message.id, server_ms=now_ms())
+    return Pong(id=message.id, server_ms=session.services.clock.now_ms())
 
 
 async def hello_again(session: Session, message: Any) -> None:
@@ -134,7 +133,10 @@ async def _resume(session: Session, message: Resume) -> BaseModel:
 
 async def leave(session: Session, message: Leave) -> Ok:
     code, seat = _require_member(session)
-    await _rooms.update(session.services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
+    services = session.services
+    await _rooms.update(
+        services.store, code, lambda r: rooms.leave(r, seat, services.clock.now_ms())
+    )
     if session.token_hash is not None:
         await session.services.store.unbind_token(session.token_hash, code)
     await _unbind(session)
@@ -155,7 +157,7 @@ async def ready(session: Session, message: Ready) -> Ok:
     code, seat = _require_player(session)
 
     def change(room: Room) -> Transition:
-        return rooms.set_ready(room, seat, message.ready, now_ms())
+        return rooms.set_ready(room, seat, message.ready, session.services.clock.now_ms())
 
     await _rooms.update(session.services.store, code, change)
     return Ok(id=message.id)
@@ -202,7 +204,8 @@ async def disconnected(session: Session) -> None:
         if services.stopping:
             return
         with contextlib.suppress(RoomError):
-            await _rooms.update(services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
+            now = services.clock.now_ms
+            await _rooms.update(services.store, code, lambda r: rooms.leave(r, seat, now()))
 
 
 async def _enter(

@@ -23,6 +23,7 @@ from websockets.asyncio.server import ServerConnection, broadcast
 from protocol import encode_event_frame
 from server import _rooms
 from server import race as races
+from server.clock import Clock, Timer
 from server.room import Room
 from server.spectate import Spectate
 from server.store import RoomGap, Store
@@ -49,11 +50,11 @@ Deadline = Callable[[str], Awaitable[None]]
 
 
 class Hub:
-    def __init__(self, store: Store, on_deadline: Deadline, clock: Callable[[], int]) -> None:
+    def __init__(self, store: Store, on_deadline: Deadline, clock: Clock) -> None:
         self.store, self.on_deadline, self.clock = store, on_deadline, clock
         self.members: dict[str, set[Member]] = {}
         self.rooms: dict[str, Room] = {}
-        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.timers: dict[str, Timer] = {}
         self.changed: dict[str, int] = {}
         """Seq of the latest event that changed each room (not ``progress``)."""
         self.armed: dict[str, int] = {}
@@ -176,9 +177,7 @@ class Hub:
             timer.cancel()
         due = races.deadline(room)
         if due is not None:
-            delay = max(0.0, (due - self.clock()) / 1000)
-            loop = asyncio.get_running_loop()
-            self.timers[code] = loop.call_later(delay, self._fire, code)
+            self.timers[code] = self.clock.call_at(due, lambda: self._fire(code))
         self._arm_spectate(code, room)
 
     def _arm_spectate(self, code: str, room: Room) -> None:

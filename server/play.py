@@ -10,7 +10,6 @@ updates the room, and the last player to finish closes the race.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,7 @@ from protocol import (
 from protocol.limits import MAX_MOVES
 from server import _rooms
 from server import race as races
-from server._services import Services, now_ms
+from server._services import Services
 from server.room import Room, RoomError, Transition
 from server.store import Duplicate, PlayerFinished, VersionConflict
 
@@ -50,10 +49,10 @@ class MoveRefused(RoomError):
 
 
 async def move(session: Session, message: MakeMove) -> MoveOk | None:
-    received = time.perf_counter()
+    received = time.perf_counter()  # latency of real work, so real time, not the race clock
     services = session.services
     code, seat = _racer(session, "play")
-    now = now_ms()
+    now = services.clock.now_ms()
     try:
         room = await _racing_room(services, code, now)
         races.check_move(room, seat, now)
@@ -103,7 +102,7 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
 async def resign(session: Session, message: Resign) -> Ok:
     services = session.services
     code, seat = _racer(session, "resign")
-    now = now_ms()
+    now = services.clock.now_ms()
     room = await _racing_room(services, code, now)
     races.check_move(room, seat, now)
     await services.store.finish_player(code, seat, "resigned", now)
@@ -150,10 +149,10 @@ async def on_deadline(services: Services, code: str) -> None:
     due = races.deadline(room)
     if due is None:
         return
-    early_ms = due - now_ms()
+    early_ms = due - services.clock.now_ms()
     if early_ms > 0:
-        await asyncio.sleep(early_ms / 1000 + 0.001)
-    now = now_ms()
+        await services.clock.sleep(early_ms / 1000 + 0.001)
+    now = services.clock.now_ms()
     if room.phase == "countdown":
         await _start(services, code, now)
         return

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
@@ -31,7 +30,7 @@ from protocol import (
     error_reply,
 )
 from server import handlers
-from server._services import Services, now_ms
+from server._services import Services
 from server.ratelimit import TokenBucket
 from server.room import RoomError
 
@@ -53,8 +52,8 @@ class Session:
         self.game: engine.GameState | None = None
         self.version = -1
         self.race_no = 0
-        config = services.config
-        self.bucket = TokenBucket(config.rate_per_s, config.rate_burst, time.monotonic())
+        config, self.clock = services.config, services.clock
+        self.bucket = TokenBucket(config.rate_per_s, config.rate_burst, self.clock.monotonic())
         self.strikes = 0
         self.closing: asyncio.Task[None] | None = None
         """The closing handshake this side started; frames still arriving are dropped."""
@@ -102,11 +101,12 @@ class Session:
 
     async def _hello(self) -> bool:
         """Wait for ``hello``, answering anything else with an error; False: closed."""
-        deadline = time.monotonic() + HELLO_TIMEOUT_S
+        deadline = self.clock.monotonic() + HELLO_TIMEOUT_S
         message = None
         while not isinstance(message, Hello):
             try:
-                frame = await asyncio.wait_for(self.conn.recv(), deadline - time.monotonic())
+                async with self.clock.timeout(deadline - self.clock.monotonic()):
+                    frame = await self.conn.recv()
             except TimeoutError:
                 await self.conn.close(CloseCode.HELLO_TIMEOUT, "no hello")
                 return False
@@ -121,7 +121,9 @@ class Session:
             await self.send(Error(id=message.id, code=ErrorCode.PROTO_VERSION, message=text))
             await self.conn.close(CloseCode.BAD_VERSION, "unsupported protocol version")
             return False
-        await self.send(Welcome(id=message.id, version=PROTOCOL_VERSION, server_ms=now_ms()))
+        await self.send(
+            Welcome(id=message.id, version=PROTOCOL_VERSION, server_ms=self.clock.now_ms())
+        )
         return True
 
     async def _decode(self, frame: str | bytes) -> handlers.ClientMessage | None:
@@ -129,7 +131,7 @@ class Session:
         if isinstance(frame, str):
             self._close(CloseCode.PROTOCOL_ERROR, "messages are binary msgpack frames")
             return None
-        within_rate = self.bucket.take(time.monotonic())
+        within_rate = self.bucket.take(self.clock.monotonic())
         try:
             message = decode_client(frame)
         except ProtocolError as error:

@@ -12,13 +12,13 @@ event log (see docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import broadcast
 
 import engine
 from protocol import BoardShown, BoardView, encode, encode_event_frame
+from server.clock import Clock, Timer
 from server.room import Room
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class Spectate:
-    def __init__(self, hub: Hub, code: str, room: Room, clock: Callable[[], int]) -> None:
+    def __init__(self, hub: Hub, code: str, room: Room, clock: Clock) -> None:
         self.hub, self.code, self.clock = hub, code, clock
         self.race_no = room.race_no
         self.delay_s = room.settings.spectator_delay_s
@@ -34,7 +34,7 @@ class Spectate:
         self.games = {player.seat: (self.start, 0) for player in room.players}
         self.wanted: dict[int, tuple[int, int]] = {}
         self.workers: dict[int, asyncio.Task[None]] = {}
-        self.handles: set[asyncio.TimerHandle] = set()
+        self.handles: set[Timer] = set()
 
     def close(self) -> None:
         for handle in self.handles:
@@ -47,19 +47,18 @@ class Spectate:
         if self.delay_s == 0:
             self._want(seat, version, seq)
             return
-        loop = asyncio.get_running_loop()
-        handle: asyncio.TimerHandle
+        handle: Timer
 
         def due() -> None:
             self.handles.discard(handle)
             self._want(seat, version, seq)
 
-        handle = loop.call_later(self.delay_s, due)
+        handle = self.clock.call_later(self.delay_s, due)
         self.handles.add(handle)
 
     async def boards(self, seq: int) -> list[bytes]:
         """Every board as it stood `delay` ago, framed at `seq`, for a new spectator."""
-        seen_by = self.clock() - self.delay_s * 1000
+        seen_by = self.clock.now_ms() - self.delay_s * 1000
         frames = []
         for seat in sorted(self.games):
             log = await self.hub.store.move_log(self.code, seat)
