@@ -1,9 +1,11 @@
 """Fixtures for the server tests: a real Valkey, and the machine's Redis when CI has one.
 
-`redis_url` runs a test against the session's embedded Valkey ("valkey") and, when
+`redis_url` runs a test against the session's embedded Valkey. A test marked
+``every_backend`` (the store's own tests, one whole race) runs against it and, when
 SOLRACE_TEST_REDIS_URL is set, against that Redis too ("redis"). Each test gets its
 own key prefix, and every key under it is deleted afterwards, so a shared Redis is
-left as it was found.
+left as it was found. `clock` is a manual clock for the servers a test starts: time
+stands still until the test advances it.
 """
 
 from __future__ import annotations
@@ -17,13 +19,20 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from server.clock import ManualClock
 from server.embedded import EmbeddedValkey
 from server.store import Store
 
 OpenStore = Callable[..., Awaitable[Store]]
 
 _MACHINE_REDIS_URL = os.environ.get("SOLRACE_TEST_REDIS_URL", "")
-_BACKENDS = ["valkey", "redis"] if _MACHINE_REDIS_URL else ["valkey"]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests marked ``every_backend`` also run on the machine's Redis, when there is one."""
+    marked = metafunc.definition.get_closest_marker("every_backend") is not None
+    if marked and _MACHINE_REDIS_URL and "redis_url" in metafunc.fixturenames:
+        metafunc.parametrize("redis_url", ["valkey", "redis"], indirect=True)
 
 
 @pytest.fixture(scope="session")
@@ -35,12 +44,17 @@ def embedded_valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedd
     valkey.stop()
 
 
-@pytest.fixture(params=_BACKENDS)
+@pytest.fixture
 def redis_url(request: pytest.FixtureRequest) -> str:
-    if request.param == "redis":
+    if getattr(request, "param", "valkey") == "redis":
         return _MACHINE_REDIS_URL
     valkey: EmbeddedValkey = request.getfixturevalue("embedded_valkey")
     return valkey.url
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 @pytest.fixture

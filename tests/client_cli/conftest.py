@@ -7,14 +7,15 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.app import RaceServer
+from server.clock import ManualClock
 from server.config import Config
 from server.store import Store
 
 
 @pytest.fixture
-async def race_server(store: Store) -> AsyncIterator[RaceServer]:
-    """A race server on 127.0.0.1, any free port."""
-    server = RaceServer(Config(port=0), store)
+async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
+    """A race server on 127.0.0.1, any free port, on the test's clock."""
+    server = RaceServer(Config(port=0), store, clock)
     await server.start()
     yield server
     await server.stop()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -28,33 +27,38 @@ from protocol import (
     decode_server,
     encode,
 )
+from server.clock import Clock, ManualClock, SystemClock
 
 M = TypeVar("M", bound=BaseModel)
 TIMEOUT_S = 10.0
 
 
 class Client:
-    """One connection. `call` sends a request and returns its reply."""
+    """One connection. `call` sends a request and returns its reply.
 
-    def __init__(self, conn: ClientConnection) -> None:
-        self.conn = conn
+    `clock` is the server's clock: it stamps arrivals, and a test moves it
+    through `advance_to` when the server runs on a manual clock.
+    """
+
+    def __init__(self, conn: ClientConnection, clock: Clock) -> None:
+        self.conn, self.clock = conn, clock
         self.ids = itertools.count(1)
         self.replies: dict[int, asyncio.Future[ServerMessage]] = {}
         self.pushed: list[ServerMessage] = []
         self.frames: list[bytes] = []
         self.arrived_ms: list[int] = []
-        """When each of `frames` arrived, in wall-clock ms (the server clock on this machine)."""
+        """When each of `frames` arrived, in ms of the server's clock."""
         self.arrived = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def dial(cls, url: str) -> Client:
+    async def dial(cls, url: str, clock: Clock | None = None) -> Client:
         """A connection that has sent nothing yet (no ``hello``)."""
-        return cls(await connect(url, compression=None, max_size=None))
+        return cls(await connect(url, compression=None, max_size=None), clock or SystemClock())
 
     @classmethod
-    async def open(cls, url: str) -> Client:
-        client = await cls.dial(url)
+    async def open(cls, url: str, clock: Clock | None = None) -> Client:
+        client = await cls.dial(url, clock)
         welcome = await client.call(Hello, version=PROTOCOL_VERSION, client="tests")
         assert welcome.type == "welcome", welcome
         return client
@@ -72,6 +76,11 @@ class Client:
         self.replies[request_id] = future
         await self.conn.send(encode(kind(id=request_id, **fields)))
         return await asyncio.wait_for(future, TIMEOUT_S)
+
+    def advance_to(self, when_ms: int) -> None:
+        """Move the server's manual clock to `when_ms`, running the timers due by then."""
+        assert isinstance(self.clock, ManualClock), "the server must run on a manual clock"
+        self.clock.advance_to(when_ms)
 
     async def send_raw(self, data: bytes | str) -> None:
         await self.conn.send(data)
@@ -133,7 +142,7 @@ class Client:
         with contextlib.suppress(ConnectionClosed):
             async for frame in self.conn:
                 assert isinstance(frame, bytes)
-                self.arrived_ms.append(time.time_ns() // 1_000_000)
+                self.arrived_ms.append(self.clock.now_ms())
                 self.frames.append(frame)
                 message = decode_server(frame)
                 request_id = getattr(message, "id", None)
@@ -148,7 +157,10 @@ class Client:
 async def start_race(
     clients: Sequence[Client], variant: str = "little-forty", settings: Settings | None = None
 ) -> list[Joined]:
-    """Seat the clients in a new room (the first one hosts), ready everyone, await the start."""
+    """Seat the clients in a new room (the first one hosts), ready everyone, start the race.
+
+    The countdown runs on the server's clock, which the host's client moves to the start.
+    """
     host, *others = clients
     created = await host.call(
         CreateRoom, variant=variant, name="P0", settings=settings or Settings(countdown_s=1)
@@ -161,6 +173,14 @@ async def start_race(
         seated.append(joined)
     for client in clients:
         assert (await client.call(Ready, ready=True)).type == "ok"
+    await count_down(host)
     for client in clients:
         await client.wait_event("race_started")
     return seated
+
+
+async def count_down(client: Client) -> Any:
+    """The room's first countdown, the server's clock moved to its end, and the start."""
+    countdown = await client.wait_event("countdown")
+    client.advance_to(countdown.start_at_ms)
+    return await client.wait_event("race_started")

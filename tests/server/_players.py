@@ -35,6 +35,7 @@ from protocol import (
     Settings,
 )
 from server.app import RaceServer
+from server.clock import Clock
 from server.config import Config
 from server.store import Store
 from tests.server._client import Client
@@ -46,9 +47,9 @@ FAST = Config(port=0, rate_per_s=100_000.0, rate_burst=100_000.0)
 
 
 @contextlib.asynccontextmanager
-async def serve(store: Store) -> AsyncIterator[RaceServer]:
+async def serve(store: Store, clock: Clock) -> AsyncIterator[RaceServer]:
     """A race server over the test's store whose rate limit scripted play never reaches."""
-    server = RaceServer(FAST, store)
+    server = RaceServer(FAST, store, clock)
     await server.start()
     try:
         yield server
@@ -161,6 +162,10 @@ class Race:
     def clients(self) -> list[Client]:
         return [racer.client for racer in self.racers] + self.watchers
 
+    def advance_to(self, when_ms: int) -> None:
+        """Move the server's clock to `when_ms`, running its timers due by then."""
+        self.racers[0].client.advance_to(when_ms)
+
     @property
     def public_seed(self) -> bytes | None:
         number = self.settings.deal_number
@@ -205,7 +210,12 @@ async def ready_all(race: Race) -> Countdown:
 
 
 async def wait_start(race: Race, seed: bytes | None = None) -> RaceStarted:
-    """The start on every client; `seed` gives racers their true game of a secret deal."""
+    """The clock moved to the countdown's end, then the start on every client.
+
+    `seed` gives racers their true game of a secret deal.
+    """
+    assert race.countdown is not None and race.countdown.race_no == race.race_no
+    race.advance_to(race.countdown.start_at_ms)
     number = race.race_no
     starts = await _everyone(race, "race_started", lambda e: e.race_no == number)
     race.started = starts[0]

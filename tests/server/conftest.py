@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from server.app import RaceServer
+from server.clock import Clock, ManualClock
 from server.config import Config
 from server.embedded import EmbeddedValkey
 from server.store import Store
@@ -26,9 +27,9 @@ def private_valkey(tmp_path: Path) -> Iterator[EmbeddedValkey]:
 
 
 @pytest.fixture
-async def race_server(store: Store) -> AsyncIterator[RaceServer]:
-    """A race server on 127.0.0.1, any free port, over the test's store."""
-    server = RaceServer(Config(port=0), store)
+async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
+    """A race server on 127.0.0.1, any free port, over the test's store, on the test's clock."""
+    server = RaceServer(Config(port=0), store, clock)
     await server.start()
     yield server
     await server.stop()
@@ -36,13 +37,13 @@ async def race_server(store: Store) -> AsyncIterator[RaceServer]:
 
 @contextlib.asynccontextmanager
 async def opened_clients(
-    open_one: Callable[[str], Awaitable[Client]], server: RaceServer
+    open_one: Callable[[str, Clock], Awaitable[Client]], server: RaceServer
 ) -> AsyncIterator[Callable[[], Awaitable[Client]]]:
     """A factory of connections to `server` made by `open_one`; all are closed at the end."""
     clients: list[Client] = []
 
     async def open_() -> Client:
-        client = await open_one(f"ws://127.0.0.1:{server.port}")
+        client = await open_one(f"ws://127.0.0.1:{server.port}", server.clock)
         clients.append(client)
         return client
 
@@ -62,17 +63,17 @@ ServerFactory = Callable[..., Awaitable[RaceServer]]
 
 
 @pytest.fixture
-async def start_server() -> AsyncIterator[ServerFactory]:
+async def start_server(clock: ManualClock) -> AsyncIterator[ServerFactory]:
     """Starts race servers over a given store with settings of the test's choosing.
 
     ``await start_server(store, rate_per_s=1000)`` runs a server with those
-    `Config` fields on any free port; every server still running is stopped
-    afterwards.
+    `Config` fields on any free port, on the test's clock; every server still
+    running is stopped afterwards.
     """
     servers: list[RaceServer] = []
 
     async def start(store: Store, **settings: Any) -> RaceServer:
-        server = RaceServer(Config(port=0, **settings), store)
+        server = RaceServer(Config(port=0, **settings), store, clock)
         await server.start()
         servers.append(server)
         return server

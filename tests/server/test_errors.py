@@ -7,8 +7,8 @@ a frame far over the limit).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -36,10 +36,11 @@ from protocol import (
     Settings,
     Sync,
 )
-from protocol.limits import MAX_CLIENT_FRAME, RATE_BURST
+from protocol.limits import MAX_CLIENT_FRAME, RATE_BURST, RATE_PER_S
 from server import session
 from server.app import MAX_WIRE_FRAME, RaceServer
-from tests.server._client import Client, start_race
+from server.clock import ManualClock
+from tests.server._client import Client, count_down, start_race
 from tests.server.conftest import opened_clients
 
 Connect = Callable[[], Awaitable[Client]]
@@ -107,7 +108,7 @@ async def test_only_the_host_changes_settings_or_calls_a_rematch(connect: Connec
     await _refused(bob, not_host, SetSettings, variant="little-billie", settings=SETTINGS)
     await ann.call(Ready, ready=True)
     await bob.call(Ready, ready=True)
-    await bob.wait_event("race_started")
+    await count_down(bob)
     await ann.call(Resign)
     await bob.call(Resign)
     await bob.wait_event("race_over")
@@ -161,11 +162,13 @@ async def test_an_unknown_version_is_refused_then_closed(dial: Connect) -> None:
     assert await client.closed() == CloseCode.BAD_VERSION
 
 
-async def test_a_silent_connection_is_closed(
-    dial: Connect, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(session, "HELLO_TIMEOUT_S", 0.3)
+async def test_a_silent_connection_is_closed(dial: Connect, clock: ManualClock) -> None:
     client = await dial()
+    await clock.scheduled()
+    clock.advance(int(session.HELLO_TIMEOUT_S * 1000) - 1)
+    early = await client.call(Ping)
+    assert (early.type, early.code) == ("error", ErrorCode.PROTO_NO_HELLO)
+    clock.advance(1)
     assert await client.closed() == CloseCode.HELLO_TIMEOUT
 
 
@@ -190,14 +193,18 @@ async def test_too_many_requests_are_refused_then_closed(
     assert len(pongs) >= RATE_BURST - 1  # the hello took one
 
 
-async def test_a_rate_limited_client_may_carry_on_after_slowing_down(connect: Connect) -> None:
+async def test_a_rate_limited_client_may_carry_on_after_slowing_down(
+    connect: Connect, clock: ManualClock
+) -> None:
     client = await connect()
     ping = msgpack.packb({"type": "ping", "id": 7_000})
     for _ in range(RATE_BURST + 5):
         await client.send_raw(ping)
     await client.wait_pushed("error")
     assert _errors(client)[0].code == ErrorCode.PROTO_RATE_LIMITED
-    await asyncio.sleep(0.2)
+    still = await client.call(Ping)
+    assert (still.type, still.code) == ("error", ErrorCode.PROTO_RATE_LIMITED)
+    clock.advance(math.ceil(1000 / RATE_PER_S))
     assert (await client.call(Ping)).type == "pong"
 
 

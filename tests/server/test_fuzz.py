@@ -98,10 +98,10 @@ def _check_replies(frame: bytes, replies: Sequence[ServerMessage]) -> None:
 async def arena(store: Store, start_server: ServerFactory) -> Arena:
     server = await start_server(store, rate_per_s=100_000, rate_burst=100_000)
     url = f"ws://127.0.0.1:{server.port}"
-    clients = [await Client.open(url) for _ in range(2)]
+    clients = [await Client.open(url, server.clock) for _ in range(2)]
     await start_race(clients, VARIANT, Settings(countdown_s=1, deal_number=DEAL))
     start = engine.new_game(VARIANT, b"deal:%d" % DEAL)
-    return Arena(await Client.open(url), [Racer(client, start) for client in clients])
+    return Arena(await Client.open(url, server.clock), [Racer(client, start) for client in clients])
 
 
 # Strategies

@@ -25,6 +25,7 @@ from engine.cards import format_card
 from protocol import BoardView, Settings, decode_server
 from server import room as rooms
 from server.app import RaceServer
+from server.clock import ManualClock
 from server.store import Store
 from tests.server._client import Client
 from tests.server._players import (
@@ -48,8 +49,8 @@ NOT_CARDS = frozenset({"token", "code", "seed", "seed_commit", "move_id"})
 
 
 @pytest.fixture
-async def race_server(store: Store) -> AsyncIterator[RaceServer]:
-    async with serve(store) as server:
+async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
+    async with serve(store, clock) as server:
         yield server
 
 

@@ -119,7 +119,7 @@ async def test_a_race_survives_a_restart_of_server_and_embedded_valkey(
     private_valkey: EmbeddedValkey, start_server: ServerFactory
 ) -> None:
     server = await start_server(await Store.connect(private_valkey.url))
-    ann = await Client.open(_url(server))
+    ann = await Client.open(_url(server), server.clock)
     (joined,) = await start_race([ann], VARIANT, SETTINGS)
     played = await _moves(ann, 4)
     await server.stop()
@@ -128,7 +128,7 @@ async def test_a_race_survives_a_restart_of_server_and_embedded_valkey(
 
     await asyncio.to_thread(private_valkey.start)
     server = await start_server(await Store.connect(private_valkey.url))
-    back = await Client.open(_url(server))
+    back = await Client.open(_url(server), server.clock)
     resumed = await back.call(Resume, token=joined.token, last_seq=joined.seq)
     assert resumed.type == "resumed", resumed
     assert (resumed.code, resumed.seat, resumed.version) == (joined.code, 0, 4)
@@ -162,7 +162,7 @@ async def test_a_move_in_flight_at_shutdown_is_applied_once(
 ) -> None:
     """Sent just before the server stops: acknowledged, or answered once resent after resume."""
     server = await start_server(await open_store())
-    ann = await Client.open(_url(server))
+    ann = await Client.open(_url(server), server.clock)
     (joined,) = await start_race([ann], VARIANT, SETTINGS)
     text = next(m for m in engine.legal_moves(_deal()) if m.action == "move").format()
     request = {"type": "move", "id": 5_000, "move": text, "move_id": "last", "expected_version": 0}
@@ -173,7 +173,7 @@ async def test_a_move_in_flight_at_shutdown_is_applied_once(
 
     store = await open_store()
     server = await start_server(store)
-    back = await Client.open(_url(server))
+    back = await Client.open(_url(server), server.clock)
     resumed = await back.call(Resume, token=joined.token, last_seq=joined.seq)
     assert resumed.type == "resumed"
     again = await back.call(MakeMove, move=text, move_id="last", expected_version=0)

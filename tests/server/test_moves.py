@@ -23,9 +23,8 @@ from protocol import (
     encode,
 )
 from protocol.limits import MAX_MOVES
-from server._services import now_ms
 from server.store import Store
-from tests.server._client import Client, start_race
+from tests.server._client import Client, count_down, start_race
 
 Connect = Callable[[], Awaitable[Client]]
 DEAL = 7
@@ -183,7 +182,7 @@ async def test_a_spectator_cannot_move(connect: Connect) -> None:
     in_lobby = await watcher.call(MakeMove, move="draw", move_id="s", expected_version=0)
     assert in_lobby.type == "error" and in_lobby.code == ErrorCode.MOVE_SPECTATOR
     await ann.call(Ready, ready=True)
-    await watcher.wait_event("race_started")
+    await count_down(watcher)
     racing = await watcher.call(MakeMove, move="draw", move_id="s", expected_version=0)
     assert racing.type == "error" and racing.code == ErrorCode.MOVE_SPECTATOR
     assert (await _own_game(ann))[0] == 0
@@ -222,7 +221,7 @@ async def test_the_move_cap_is_enforced(connect: Connect, store: Store) -> None:
                 engine.to_bytes(state),
                 move_text=text,
                 move_id=f"c{version}",
-                now_ms=now_ms(),
+                now_ms=ann.clock.now_ms(),
                 progress=engine.progress(state),
                 outcome="playing",
                 event=encode(event),

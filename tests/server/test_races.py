@@ -9,7 +9,6 @@ reported, and the ranking follows the rules from what the players saw.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import hashlib
 from collections.abc import AsyncIterator
 
@@ -19,14 +18,15 @@ import engine
 from protocol import (
     ErrorCode,
     MakeMove,
+    Ping,
     PlayerFinished,
     PlayerResult,
     RaceOver,
     RequestRematch,
     Settings,
 )
-from server import room as rooms
 from server.app import RaceServer
+from server.clock import ManualClock
 from server.store import Store
 from tests.server._players import (
     Connect,
@@ -37,17 +37,15 @@ from tests.server._players import (
     open_race,
     race_events,
     race_over,
-    ready_all,
     serve,
     start,
-    wait_start,
     worst_line,
 )
 
 
 @pytest.fixture
-async def race_server(store: Store) -> AsyncIterator[RaceServer]:
-    async with serve(store) as server:
+async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
+    async with serve(store, clock) as server:
         yield server
 
 
@@ -116,7 +114,7 @@ async def quit_after(racer: Racer, moves: list[str]) -> None:
 async def copy_later(racer: Racer, model: Racer, moves: list[str]) -> None:
     """Play the same moves once `model` is done, then resign: same cards, reached later."""
     await racer.client.wait_event("player_finished", lambda e: e.seat == model.seat)
-    await asyncio.sleep(0.005)
+    racer.client.advance_to(racer.client.clock.now_ms() + 5)
     await quit_after(racer, moves)
 
 
@@ -137,6 +135,7 @@ async def test_winners_rank_by_finish_time_then_the_rest_by_cards(
     async def finish_second() -> None:
         await late.play_all(win[:-1])
         await late.client.wait_event("player_finished", lambda e: e.seat == early.seat)
+        late.client.advance_to(late.client.clock.now_ms() + 5)
         await late.play(win[-1])
 
     await asyncio.gather(
@@ -220,37 +219,18 @@ async def test_rematch_runs_a_second_race_with_a_new_deal(connect: Connect) -> N
     assert all(e.move_id.startswith("r2-") for r in second.ranking for e in r.log)
 
 
-RACE_MS = 1500
-"""How long the time-limit race really runs."""
-
-
-async def shorten_race(store: Store, code: str, race_ms: int) -> None:
-    """Make the race end `race_ms` after the countdown does, rewriting the stored room.
-
-    The protocol's shortest time limit is 60 s and a stored room must hold valid
-    settings, so instead the start instant is moved back while the countdown
-    runs: the race still begins when the countdown's timer fires, but its
-    official start (and so its end) lies `60 s - race_ms` earlier.
-    """
-    record = await store.load_room(code)
-    assert record is not None
-    room = rooms.from_bytes(record.room)
-    assert room.phase == "countdown" and room.start_at_ms is not None
-    early = room.start_at_ms - (room.settings.time_limit_s * 1000 - race_ms)
-    changed = dataclasses.replace(room, start_at_ms=early)
-    await store.save_room(code, record.version, rooms.to_bytes(changed))
-
-
-async def test_time_limit_times_out_everyone_still_playing(connect: Connect, store: Store) -> None:
+async def test_time_limit_times_out_everyone_still_playing(connect: Connect) -> None:
     variant, number = "double-canfield-40", 99
     settings = Settings(countdown_s=2, deal_number=number)
     race = await open_race(connect, variant, ["Busy", "Idle"], settings)
     busy, idle = race.racers
-    await ready_all(race)
-    await shorten_race(store, race.code, RACE_MS)
-    started = await wait_start(race)
+    started = await start(race)
     assert started.ends_at_ms - started.start_at_ms == settings.time_limit_s * 1000
     await busy.play_all(greedy_line(variant, b"deal:%d" % number)[:10])
+    race.advance_to(started.ends_at_ms - 1)
+    assert (await idle.client.call(Ping)).type == "pong"
+    assert not idle.client.events("player_finished")
+    race.advance_to(started.ends_at_ms)
     over = await race_over(race)
     check_results(race, over)
     assert [r.outcome for r in over.ranking] == ["timeout", "timeout"]

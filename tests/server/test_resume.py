@@ -137,7 +137,7 @@ async def test_a_last_seq_beyond_the_log_gets_a_snapshot(
     store = await open_store(stream_maxlen=5)
     server = await start_server(store, rate_per_s=10_000, rate_burst=10_000)
     url = f"ws://127.0.0.1:{server.port}"
-    ann, bob = await Client.open(url), await Client.open(url)
+    ann, bob = await Client.open(url, server.clock), await Client.open(url, server.clock)
     joined, _ = await start_race([ann, bob], VARIANT, SETTINGS)
     mine = await _stock_move(ann, 0, "a0")
     await ann.close()
@@ -145,7 +145,7 @@ async def test_a_last_seq_beyond_the_log_gets_a_snapshot(
         await _stock_move(bob, version, f"b{version}")
     room_seq = (await bob.call(Sync)).seq
 
-    back = await Client.open(url)
+    back = await Client.open(url, server.clock)
     snapshot = await back.call(Resume, token=joined.token, last_seq=joined.seq)
     assert snapshot.type == "snapshot"
     assert (snapshot.seat, snapshot.version, snapshot.board) == (0, 1, mine.board)

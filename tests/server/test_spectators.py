@@ -16,6 +16,7 @@ from protocol import (
     ErrorCode,
     EventFrame,
     MakeMove,
+    Ping,
     Ready,
     RequestRematch,
     Resign,
@@ -24,6 +25,7 @@ from protocol import (
     decode_server,
 )
 from server.app import RaceServer
+from server.clock import ManualClock
 from server.store import Store
 from tests.server._client import Client
 from tests.server._players import (
@@ -47,8 +49,8 @@ SEED = b"deal:%d" % NUMBER
 
 
 @pytest.fixture
-async def race_server(store: Store) -> AsyncIterator[RaceServer]:
-    async with serve(store) as server:
+async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
+    async with serve(store, clock) as server:
         yield server
 
 
@@ -114,8 +116,14 @@ async def test_boards_wait_for_the_spectator_delay(connect: Connect) -> None:
     watcher = race.watchers[0]
     line = greedy_line(VARIANT, SEED)
     await ann.play_all(line[:4])
-    await asyncio.sleep(0.3)
+    race.advance_to(ann.sent[-1].at_ms + 300)
     await asyncio.gather(ann.play_all(line[4:8]), bob.play_all(line[:3]))
+    assert (await watcher.call(Ping)).type == "pong"
+    assert not watcher.events("board")
+    race.advance_to(ann.sent[-1].at_ms + 999)
+    await watcher.wait_event("board", lambda e: e.seat == ann.seat and e.version == 4)
+    assert [(e.seat, e.version) for e in watcher.events("board")] == [(ann.seat, 4)]
+    race.advance_to(ann.sent[-1].at_ms + 1000)
     for racer in race.racers:
         await last_board(watcher, racer)
     progress_seen = {(e.seat, e.moves): ms for ms, e in timed_events(watcher, "progress")}
@@ -135,13 +143,14 @@ async def test_spectator_joining_mid_race_sees_the_boards_of_delay_ago(
     ann, bob = race.racers
     line = greedy_line(VARIANT, SEED)
     await ann.play_all(line[:5])
-    await asyncio.sleep(2.3)
+    race.advance_to(ann.sent[-1].at_ms + 2300)
     await ann.play_all(line[5:8])
     late = await add_watcher(race, connect)
     first = {r.seat: await late.wait_event("board", seat_is(r.seat)) for r in race.racers}
     assert (first[ann.seat].version, first[bob.seat].version) == (5, 0)
     for shown in first.values():
         check_board(race.racers[shown.seat], shown)
+    race.advance_to(ann.sent[-1].at_ms + 2000)
     shown = await last_board(late, ann)
     check_board(ann, shown)
     assert arrival(late, shown) >= shown.at_ms + 2000

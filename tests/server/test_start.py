@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 
 import engine
 from protocol import CreateRoom, JoinRoom, Ready, Settings
-from tests.server._client import Client
+from tests.server._client import Client, count_down
 
 STUCK_DEAL = 92
 """Double Canfield 40's public deal 92: nothing but drawing, and no drawn card plays."""
@@ -28,8 +28,8 @@ async def test_a_stuck_deal_ends_the_race_at_its_start(
     await guest.call(JoinRoom, code=joined.code, name="Bob")
     await host.call(Ready, ready=True)
     await guest.call(Ready, ready=True)
+    started = await count_down(guest)
     over = await guest.wait_event("race_over")
-    started = await guest.wait_event("race_started")
     finished = guest.events("player_finished")
     assert sorted(event.seat for event in finished) == [0, 1]
     assert {event.outcome for event in finished} == {"stuck"}

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import engine
 from protocol import JoinRoom, MakeMove, Settings
+from server.app import RaceServer
 from tests.conftest import OpenStore
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory
 
 
-async def _client(server_port: int) -> Client:
-    return await Client.open(f"ws://127.0.0.1:{server_port}")
+async def _client(server: RaceServer) -> Client:
+    return await Client.open(f"ws://127.0.0.1:{server.port}", server.clock)
 
 
 async def test_a_race_spans_two_processes(
@@ -22,8 +23,8 @@ async def test_a_race_spans_two_processes(
 ) -> None:
     first = await start_server(await open_store())
     second = await start_server(await open_store())
-    host, guest = await _client(first.port), await _client(second.port)
-    watcher = await _client(second.port)
+    host, guest = await _client(first), await _client(second)
+    watcher = await _client(second)
     try:
         deal = 11
         seated = await start_race([host, guest], settings=Settings(countdown_s=1, deal_number=deal))
@@ -63,7 +64,7 @@ async def test_either_process_starts_the_race(
     """The countdown timer runs in both processes; exactly one start is recorded."""
     first = await start_server(await open_store())
     second = await start_server(await open_store())
-    clients = [await _client(first.port), await _client(second.port), await _client(second.port)]
+    clients = [await _client(first), await _client(second), await _client(second)]
     try:
         seated = await start_race(clients, settings=Settings(countdown_s=1))
         for client, joined in zip(clients, seated, strict=True):
