@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,14 @@ if TYPE_CHECKING:
     from server.session import Session
 
 
+SECRET_BYTES = 32
+
+
+def new_secret() -> bytes:
+    """The secret of a new deal: random bytes nobody sees before the race is over."""
+    return secrets.token_bytes(SECRET_BYTES)
+
+
 @dataclass
 class Services:
     store: Store
@@ -25,6 +35,8 @@ class Services:
     config: Config
     clock: Clock = field(default_factory=SystemClock)
     """Every timer, deadline and stamp of the server reads this clock."""
+    new_secret: Callable[[], bytes] = new_secret
+    """Where the secrets of new deals come from (a test pins its deal here)."""
     by_token: dict[str, Session] = field(default_factory=dict)
     """Sessions of this process by token hash (a resumed token replaces its old socket)."""
     stopping: bool = False

@@ -143,6 +143,7 @@ class RoomFeed:
                 if not isinstance(error, _LINK_ERRORS):
                     _log.exception("room feed reader failed; reconnecting")
                 await self._disconnect()
+                # Pacing reconnects to Redis is real time, not the race clock (`server.clock`).
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, _MAX_DELAY_S)
 

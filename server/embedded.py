@@ -108,6 +108,7 @@ def _stop_leftover(pidfile: Path, timeout_s: float) -> None:
     if b"valkey-server" not in command:
         return
     os.kill(pid, signal.SIGTERM)
+    # Waiting on another process is real time, not the race clock (`server.clock`).
     deadline = time.monotonic() + timeout_s
     while _running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)

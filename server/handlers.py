@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 __all__ = ["ClientMessage", "disconnected", "handle", "send_snapshot"]
 
 Handler = Callable[["Session", Any], Awaitable[BaseModel | None]]
-SECRET_BYTES = 32
 RESUME_EVENTS = 1000
 
 
@@ -75,7 +74,7 @@ async def hello_again(session: Session, message: Any) -> None:
 async def create_room(session: Session, message: CreateRoom) -> Joined:
     _require_outside(session)
     store, config = session.services.store, session.services.config
-    secret = secrets.token_bytes(SECRET_BYTES)
+    secret = session.services.new_secret()
     for _ in range(16):
         code = new_code()
         created = rooms.create(code, message.variant, message.settings, message.name, secret)
@@ -165,7 +164,7 @@ async def ready(session: Session, message: Ready) -> Ok:
 
 async def rematch(session: Session, message: RequestRematch) -> Ok:
     code, seat = _require_player(session)
-    secret = secrets.token_bytes(SECRET_BYTES)
+    secret = session.services.new_secret()
     store = session.services.store
     await _rooms.update(store, code, lambda r: races.rematch(r, seat, secret))
     await store.expire_room(code, session.services.config.idle_room_ttl_s)

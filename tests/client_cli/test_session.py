@@ -14,6 +14,7 @@ from client_cli import statefile
 from client_cli.session import Session
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Resume, Settings
 from server.app import RaceServer
+from server.clock import ManualClock
 from tests.client_cli._driver import Terminal
 
 OpenTerminal = Callable[..., Awaitable[Terminal]]
@@ -48,10 +49,20 @@ async def _join(terminals: list[Terminal], url: str, code: str, role: str = "pla
     return guest
 
 
-async def _race_alone(terminals: list[Terminal], url: str, state: Path | None = None) -> Terminal:
+async def _race_alone(
+    terminals: list[Terminal], url: str, clock: ManualClock, state: Path | None = None
+) -> Terminal:
     ada = await _host(terminals, url, "little-forty", state, deal_number=7)
-    await ada.type("ready", expect="Race 1: GO!")
+    await _ready_and_go(clock, ada)
     return ada
+
+
+async def _ready_and_go(clock: ManualClock, last: Terminal, *others: Terminal) -> None:
+    """The `last` player says ready; the server's clock runs the countdown out; all see GO."""
+    await last.type("ready", expect="race 1 starts in")
+    clock.advance(QUICK["countdown_s"] * 1000)
+    for terminal in (last, *others):
+        await terminal.wait_for("Race 1: GO!")
 
 
 def _code(terminal: Terminal) -> str:
@@ -61,7 +72,7 @@ def _code(terminal: Terminal) -> str:
 
 
 async def test_two_players_race_resign_and_check_the_seed(
-    terminals: list[Terminal], server_url: str, tmp_path: Path
+    terminals: list[Terminal], server_url: str, clock: ManualClock, tmp_path: Path
 ) -> None:
     ada = await _host(terminals, server_url, "little-forty", tmp_path / "ada.json", deal_number=7)
     assert "Room " in ada.text and "public deal 7" in ada.text and "not ready  (you)" in ada.text
@@ -70,6 +81,7 @@ async def test_two_players_race_resign_and_check_the_seed(
     await ada.type("ready", expect="You are ready.")
     await bob.wait_for("Ada is ready.")
     await bob.type("ready", expect="Everyone is ready: race 1 starts in 1 s. Seed commit")
+    clock.advance(1000)
     for player in (ada, bob):
         started = await player.wait_for("Race 1: GO!")
         assert "Little Forty: 0/104 cards home" in started
@@ -100,15 +112,21 @@ async def test_two_players_race_resign_and_check_the_seed(
     assert saved is not None and saved.code == _code(ada) and saved.seat == 0
 
 
+def _pin_secret(server: RaceServer, name: str) -> None:
+    """Secret deals of this server are all one deal the test chose (still secret to clients)."""
+    secret = name.encode().ljust(32, b".")
+    server.services.new_secret = lambda: secret
+
+
 async def test_a_spectator_watches_boards_and_the_reveal(
-    terminals: list[Terminal], server_url: str
+    terminals: list[Terminal], server_url: str, race_server: RaceServer, clock: ManualClock
 ) -> None:
+    _pin_secret(race_server, "a spectator watches")
     ada = await _host(terminals, server_url, "little-milligan", max_players=1)
     eve = await _join(terminals, server_url, _code(ada), role="spectator")
     assert "You are watching." in eve.text
     await ada.wait_for("Spectators: 1.")
-    await ada.type("ready", expect="Race 1: GO!")
-    await eve.wait_for("Race 1: GO!")
+    await _ready_and_go(clock, ada, eve)
     assert "Spectators cannot move." in await eve.type("deal", expect="cannot move")
     await ada.type("deal", expect="stock 36")
     await eve.wait_for("Ada: ")
@@ -122,9 +140,9 @@ async def test_a_spectator_watches_boards_and_the_reveal(
 
 
 async def test_a_stale_version_is_followed_by_a_sync(
-    terminals: list[Terminal], server_url: str
+    terminals: list[Terminal], server_url: str, clock: ManualClock
 ) -> None:
-    ada = await _race_alone(terminals, server_url)
+    ada = await _race_alone(terminals, server_url, clock)
     ada.session.tracker.version = 3
     await ada.type("draw", expect="refused (move/stale-version)")
     await ada.wait_for("- racing")
@@ -134,9 +152,9 @@ async def test_a_stale_version_is_followed_by_a_sync(
 
 
 async def test_going_away_reconnects_and_resumes(
-    terminals: list[Terminal], server_url: str, race_server: RaceServer
+    terminals: list[Terminal], server_url: str, race_server: RaceServer, clock: ManualClock
 ) -> None:
-    ada = await _race_alone(terminals, server_url)
+    ada = await _race_alone(terminals, server_url, clock)
     await ada.type("draw", expect="waste 3, top")
     for server_side in list(race_server.sessions):
         await server_side.send(GoingAway(reconnect_in_ms=50, message="restarting"))
@@ -148,11 +166,12 @@ async def test_going_away_reconnects_and_resumes(
 
 
 async def test_a_lobby_seat_lost_with_the_connection_is_taken_again(
-    terminals: list[Terminal], server_url: str, race_server: RaceServer
+    terminals: list[Terminal], server_url: str, race_server: RaceServer, clock: ManualClock
 ) -> None:
     """The server frees a lobby seat when its socket closes. If the client's
     resume is handled first it keeps the seat; if the seat was freed first, the
     resume is refused and the client takes a seat again. Either way it plays."""
+    _pin_secret(race_server, "a lobby seat lost")
     ada = await _host(terminals, server_url, "little-billie")
     mark = len(ada.output)
     for server_side in list(race_server.sessions):
@@ -164,17 +183,17 @@ async def test_a_lobby_seat_lost_with_the_connection_is_taken_again(
     if "resume refused (auth/bad-token)" in after:
         assert "Taking a seat in the room again." in after
         await ada.wait_for("Share the code", mark=mark)
-    await ada.type("ready", expect="Race 1: GO!")
+    await _ready_and_go(clock, ada)
 
 
 _SEATED_AGAIN = ("Back in room", "Taking a seat in the room again.")
 
 
 async def test_resume_from_the_saved_file_in_a_new_session(
-    terminals: list[Terminal], server_url: str, tmp_path: Path
+    terminals: list[Terminal], server_url: str, clock: ManualClock, tmp_path: Path
 ) -> None:
     state = tmp_path / "session.json"
-    ada = await _race_alone(terminals, server_url, state)
+    ada = await _race_alone(terminals, server_url, clock, state)
     await ada.type("draw", expect="waste 3, top")
     assert await ada.quit() == 0
     saved = statefile.load(state)

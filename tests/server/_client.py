@@ -163,7 +163,10 @@ async def start_race(
     """
     host, *others = clients
     created = await host.call(
-        CreateRoom, variant=variant, name="P0", settings=settings or Settings(countdown_s=1)
+        CreateRoom,
+        variant=variant,
+        name="P0",
+        settings=settings or Settings(countdown_s=1, deal_number=1),
     )
     assert created.type == "joined", created
     seated = [created]

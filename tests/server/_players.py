@@ -57,6 +57,21 @@ async def serve(store: Store, clock: Clock) -> AsyncIterator[RaceServer]:
         await server.stop()
 
 
+def secret_deal(name: str) -> bytes:
+    """A fixed secret of 32 bytes, named by the test that pins it."""
+    return name.encode().ljust(32, b".")
+
+
+def pin_secrets(server: RaceServer, *secrets: bytes) -> None:
+    """The server's next secret deals are these, in order, then the last one again."""
+    left = list(secrets)
+
+    def next_secret() -> bytes:
+        return left.pop(0) if len(left) > 1 else left[0]
+
+    server.services.new_secret = next_secret
+
+
 def board_of(state: engine.GameState) -> BoardView:
     return BoardView.from_engine(engine.view(state))
 

@@ -35,8 +35,10 @@ from tests.server._players import (
     board_of,
     greedy_line,
     open_race,
+    pin_secrets,
     race_over,
     ready_all,
+    secret_deal,
     serve,
     states_of,
     wait_start,
@@ -139,10 +141,15 @@ async def secret_seed(store: Store, code: str) -> bytes:
 
 
 async def run_out(racer: Racer, moves: list[str]) -> None:
-    """Play the moves (up to the game's end), then resign if still playing."""
+    """Play the moves (up to the game's end), then resign if still playing.
+
+    The clock moves a millisecond before each move, so every move has a stamp
+    of its own and each frame is checked against the cards seen by its arrival.
+    """
     for text in moves:
         if not racer.playing:
             return
+        racer.client.advance_to(racer.client.clock.now_ms() + 1)
         await racer.play(text)
     if racer.playing:
         await racer.resign()
@@ -150,12 +157,16 @@ async def run_out(racer: Racer, moves: list[str]) -> None:
 
 @pytest.mark.parametrize("variant", engine.VARIANT_KEYS)
 async def test_no_hidden_card_leaves_the_server_before_the_end(
-    connect: Connect, store: Store, variant: str
+    connect: Connect, store: Store, race_server: RaceServer, variant: str
 ) -> None:
+    secret = secret_deal(f"hidden cards, {variant}")
+    assert len(greedy_line(variant, secret)) > 15
+    pin_secrets(race_server, secret)
     names = ["Ann", "Bob", "Cy"]
     race = await open_race(connect, variant, names, Settings(countdown_s=1), watchers=2)
     await ready_all(race)
     seed = await secret_seed(store, race.code)
+    assert seed == secret
     await wait_start(race, seed)
     best, worst = greedy_line(variant, seed), worst_line(variant, seed, limit=60)
     ann, bob, cy = race.racers

@@ -35,8 +35,10 @@ from tests.server._players import (
     board_of,
     greedy_line,
     open_race,
+    pin_secrets,
     race_events,
     race_over,
+    secret_deal,
     serve,
     start,
     worst_line,
@@ -183,7 +185,12 @@ async def play_and_resign(racer: Racer, limit: int) -> None:
 
 
 @pytest.mark.parametrize("variant", engine.VARIANT_KEYS)
-async def test_secret_deal_race_reveals_a_seed_that_replays(connect: Connect, variant: str) -> None:
+async def test_secret_deal_race_reveals_a_seed_that_replays(
+    connect: Connect, race_server: RaceServer, variant: str
+) -> None:
+    secret = secret_deal(f"reveal, {variant}")
+    assert len(greedy_line(variant, secret)) > 12
+    pin_secrets(race_server, secret)
     race = await open_race(connect, variant, ["Ann", "Bob"], Settings(countdown_s=1))
     started = await start(race)
     assert race.countdown is not None
@@ -192,10 +199,15 @@ async def test_secret_deal_race_reveals_a_seed_that_replays(connect: Connect, va
     await asyncio.gather(play_and_resign(ann, 40), play_and_resign(bob, 12))
     over = await race_over(race)
     check_results(race, over)
-    assert len(bytes.fromhex(over.seed)) == 32
+    assert bytes.fromhex(over.seed) == secret
 
 
-async def test_rematch_runs_a_second_race_with_a_new_deal(connect: Connect) -> None:
+async def test_rematch_runs_a_second_race_with_a_new_deal(
+    connect: Connect, race_server: RaceServer
+) -> None:
+    deals = secret_deal("rematch, first"), secret_deal("rematch, second")
+    assert all(len(greedy_line("little-milligan", deal)) > 6 for deal in deals)
+    pin_secrets(race_server, *deals)
     race = await open_race(connect, "little-milligan", ["Ann", "Bob"], Settings(countdown_s=1))
     await start(race)
     ann, bob = race.racers
@@ -215,7 +227,7 @@ async def test_rematch_runs_a_second_race_with_a_new_deal(connect: Connect) -> N
     await asyncio.gather(play_and_resign(ann, 6), play_and_resign(bob, 4))
     second = await race_over(race)
     check_results(race, second)
-    assert second.seed != first.seed
+    assert (bytes.fromhex(first.seed), bytes.fromhex(second.seed)) == deals
     assert all(e.move_id.startswith("r2-") for r in second.ranking for e in r.log)
 
 

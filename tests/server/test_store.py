@@ -25,6 +25,8 @@ from server.store import (
     VersionConflict,
 )
 
+pytestmark = pytest.mark.every_backend
+
 OpenStore = Callable[..., Awaitable[Store]]  # the open_store fixture (tests/conftest.py)
 
 CODE = "QX7K2M"

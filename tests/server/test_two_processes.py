@@ -6,8 +6,10 @@ events cross between them only through Redis.
 
 from __future__ import annotations
 
+import pytest
+
 import engine
-from protocol import JoinRoom, MakeMove, Settings
+from protocol import JoinRoom, MakeMove, Resign, Settings
 from server.app import RaceServer
 from tests.conftest import OpenStore
 from tests.server._client import Client, start_race
@@ -18,6 +20,7 @@ async def _client(server: RaceServer) -> Client:
     return await Client.open(f"ws://127.0.0.1:{server.port}", server.clock)
 
 
+@pytest.mark.every_backend
 async def test_a_race_spans_two_processes(
     open_store: OpenStore, start_server: ServerFactory
 ) -> None:
@@ -50,6 +53,12 @@ async def test_a_race_spans_two_processes(
             assert reply.type == "move_ok"
         for client in (host, guest, watcher):
             await client.wait_event("progress", lambda e: e.seat == 1 and e.moves == 3)
+        for racer in (host, guest):
+            assert (await racer.call(Resign)).type == "ok"
+        overs = [await client.wait_event("race_over") for client in (host, guest, watcher)]
+        assert all(over == overs[0] for over in overs)
+        results = sorted((r.seat, r.outcome, r.moves) for r in overs[0].ranking)
+        assert results == [(0, "resigned", 1), (1, "resigned", 3)]
         joined_at = seated[1].seq
         assert host.seqs() == list(range(1, host.seqs()[-1] + 1))
         assert guest.seqs() == [seq for seq in host.seqs() if seq > joined_at]
@@ -66,7 +75,7 @@ async def test_either_process_starts_the_race(
     second = await start_server(await open_store())
     clients = [await _client(first), await _client(second), await _client(second)]
     try:
-        seated = await start_race(clients, settings=Settings(countdown_s=1))
+        seated = await start_race(clients, settings=Settings(countdown_s=1, deal_number=11))
         for client, joined in zip(clients, seated, strict=True):
             assert len(client.events("race_started")) == 1
             assert len(client.events("countdown")) == 1
