@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
@@ -102,12 +103,15 @@ def _decode(frame: str | bytes) -> ServerMessage:
 
 
 async def reconnect(
-    url: str, first_delay_s: float = 0.0, attempts: int = RECONNECT_ATTEMPTS
+    url: str,
+    first_delay_s: float = 0.0,
+    attempts: int = RECONNECT_ATTEMPTS,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> Connection | None:
     """A new connection after a drop, retrying with doubling waits; ``None`` if none comes."""
     delay = first_delay_s
     for _ in range(attempts):
-        await asyncio.sleep(delay)
+        await sleep(delay)
         try:
             return await Connection.open(url)
         except ConnectFailed:

@@ -65,4 +65,10 @@ async def test_a_refused_or_unanswered_hello_fails_cleanly(
 async def test_reconnect_gives_up_when_nobody_answers() -> None:
     with pytest.raises(ConnectFailed, match="cannot connect"):
         await Connection.open("ws://127.0.0.1:1")
-    assert await reconnect("not a url", attempts=2) is None
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    assert await reconnect("not a url", attempts=3, sleep=sleep) is None
+    assert waits == [0.0, 0.25, 0.5]
