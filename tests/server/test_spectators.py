@@ -77,6 +77,13 @@ def check_board(racer: Racer, shown: Any) -> None:
     assert shown.at_ms == expected_at
 
 
+async def delivered(racer: Racer) -> None:
+    """The racer's last move reached the room: its board's delay runs from now."""
+    await racer.client.wait_event(
+        "progress", lambda e: e.seat == racer.seat and e.moves == racer.version
+    )
+
+
 async def last_board(watcher: Client, racer: Racer) -> Any:
     return await watcher.wait_event(
         "board", lambda e: e.seat == racer.seat and e.version == racer.version
@@ -116,8 +123,10 @@ async def test_boards_wait_for_the_spectator_delay(connect: Connect) -> None:
     watcher = race.watchers[0]
     line = greedy_line(VARIANT, SEED)
     await ann.play_all(line[:4])
+    await delivered(ann)
     race.advance_to(ann.sent[-1].at_ms + 300)
     await asyncio.gather(ann.play_all(line[4:8]), bob.play_all(line[:3]))
+    await asyncio.gather(delivered(ann), delivered(bob))
     assert (await watcher.call(Ping)).type == "pong"
     assert not watcher.events("board")
     race.advance_to(ann.sent[-1].at_ms + 999)
@@ -145,6 +154,7 @@ async def test_spectator_joining_mid_race_sees_the_boards_of_delay_ago(
     await ann.play_all(line[:5])
     race.advance_to(ann.sent[-1].at_ms + 2300)
     await ann.play_all(line[5:8])
+    await delivered(ann)
     late = await add_watcher(race, connect)
     first = {r.seat: await late.wait_event("board", seat_is(r.seat)) for r in race.racers}
     assert (first[ann.seat].version, first[bob.seat].version) == (5, 0)
