@@ -36,7 +36,7 @@ from protocol import (
     Sync,
 )
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
-from server import _rooms, play
+from server import play, room_update
 from server import race as races
 from server import room as rooms
 from server._services import now_ms
@@ -97,7 +97,7 @@ async def join_room(session: Session, message: JoinRoom) -> Joined:
         seat, result = rooms.join(room, message.name, message.role)
         return result
 
-    saved = await _rooms.update(session.services.store, message.code, change)
+    saved = await room_update.update(session.services.store, message.code, change)
     return await _enter(session, message.id, saved.room, seat, saved.seq)
 
 
@@ -113,11 +113,11 @@ async def _resume(session: Session, message: Resume) -> BaseModel:
     if binding is None:
         raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "unknown or expired token; join again")
     code, seat = binding
-    room, _, seq = await _rooms.load(services.store, code)
+    room, _, seq = await room_update.load(services.store, code)
     if seat is not None:
         if seat not in {player.seat for player in room.players}:
             raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
-        saved = await _rooms.update(services.store, code, lambda r: rooms.come_back(r, seat))
+        saved = await room_update.update(services.store, code, lambda r: rooms.come_back(r, seat))
         room, seq = saved.room, saved.seq
     await _replace_old_socket(session, token_hash(message.token))
     _bind(session, code, seat, token_hash(message.token))
@@ -134,7 +134,7 @@ async def _resume(session: Session, message: Resume) -> BaseModel:
 
 async def leave(session: Session, message: Leave) -> Ok:
     code, seat = _require_member(session)
-    await _rooms.update(session.services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
+    await room_update.update(session.services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
     if session.token_hash is not None:
         await session.services.store.unbind_token(session.token_hash, code)
     await _unbind(session)
@@ -147,7 +147,7 @@ async def set_settings(session: Session, message: SetSettings) -> Ok:
     def change(room: Room) -> Transition:
         return rooms.set_settings(room, seat, message.variant, message.settings)
 
-    await _rooms.update(session.services.store, code, change)
+    await room_update.update(session.services.store, code, change)
     return Ok(id=message.id)
 
 
@@ -157,7 +157,7 @@ async def ready(session: Session, message: Ready) -> Ok:
     def change(room: Room) -> Transition:
         return rooms.set_ready(room, seat, message.ready, now_ms())
 
-    await _rooms.update(session.services.store, code, change)
+    await room_update.update(session.services.store, code, change)
     return Ok(id=message.id)
 
 
@@ -165,7 +165,7 @@ async def rematch(session: Session, message: RequestRematch) -> Ok:
     code, seat = _require_player(session)
     secret = secrets.token_bytes(SECRET_BYTES)
     store = session.services.store
-    await _rooms.update(store, code, lambda r: races.rematch(r, seat, secret))
+    await room_update.update(store, code, lambda r: races.rematch(r, seat, secret))
     await store.expire_room(code, session.services.config.idle_room_ttl_s)
     return Ok(id=message.id)
 
@@ -179,7 +179,7 @@ async def send_snapshot(session: Session, request_id: int | None) -> None:
     """Send the room and the caller's own board as they are now."""
     if session.code is None:
         return
-    room, _, seq = await _rooms.load(session.services.store, session.code)
+    room, _, seq = await room_update.load(session.services.store, session.code)
     session.last_seq = max(session.last_seq, seq)
     await session.send(await _snapshot(session, request_id, room, seq))
 
@@ -202,7 +202,7 @@ async def disconnected(session: Session) -> None:
         if services.stopping:
             return
         with contextlib.suppress(RoomError):
-            await _rooms.update(services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
+            await room_update.update(services.store, code, lambda r: rooms.leave(r, seat, now_ms()))
 
 
 async def _enter(
@@ -214,13 +214,13 @@ async def _enter(
     _bind(session, room.code, seat, token_hash(token))
     session.last_seq = seq
     await _watch(session, room.code, seq)
-    stats = await _rooms.load_stats(session.services.store, room.code, room, logs=False)
+    stats = await room_update.load_stats(session.services.store, room.code, room, logs=False)
     snapshot = rooms.snapshot(room, stats)
     return Joined(id=request_id, code=room.code, seat=seat, token=token, room=snapshot, seq=seq)
 
 
 async def _snapshot(session: Session, request_id: int | None, room: Room, seq: int) -> Snapshot:
-    stats = await _rooms.load_stats(session.services.store, room.code, room, logs=False)
+    stats = await room_update.load_stats(session.services.store, room.code, room, logs=False)
     board, version = await play.own_board(session, room)
     return Snapshot(
         id=request_id,

@@ -21,8 +21,8 @@ import msgpack
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from protocol import encode_event_frame
-from server import _rooms
 from server import race as races
+from server import room_update
 from server.room import Room
 from server.spectate import Spectate
 from server.store import RoomGap, Store
@@ -116,7 +116,7 @@ class Hub:
 
     async def _load(self, code: str) -> tuple[Room, int]:
         """Read the room; cache it unless an event newer than the read came in meanwhile."""
-        room, _, seq = await _rooms.load(self.store, code)
+        room, _, seq = await room_update.load(self.store, code)
         if code in self.members and seq >= self.changed.get(code, 0):
             self.rooms[code] = room
         return room, seq

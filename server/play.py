@@ -26,8 +26,8 @@ from protocol import (
     encode_progress,
 )
 from protocol.limits import MAX_MOVES
-from server import _rooms
 from server import race as races
+from server import room_update
 from server._services import Services, now_ms
 from server.room import Room, RoomError, Transition
 from server.store import Duplicate, PlayerFinished, VersionConflict
@@ -146,7 +146,7 @@ async def on_deadline(services: Services, code: str) -> None:
 
     Timers may fire a little early by the wall clock; then this waits the rest.
     """
-    room, _, _ = await _rooms.load(services.store, code)
+    room, _, _ = await room_update.load(services.store, code)
     due = races.deadline(room)
     if due is None:
         return
@@ -161,13 +161,13 @@ async def on_deadline(services: Services, code: str) -> None:
     for player in room.players:
         if player.outcome == "playing":
             await services.store.finish_player(code, player.seat, "timeout", due)
-    await _rooms.update(services.store, code, lambda r: races.expire(r, now))
+    await room_update.update(services.store, code, lambda r: races.expire(r, now))
     await _close_race(services, code, now)
 
 
 async def _start(services: Services, code: str, now: int) -> Room:
     """Start the race; a deal with no useful move at all ends it for everyone at once."""
-    saved = await _rooms.update(services.store, code, lambda r: races.start(r, now))
+    saved = await room_update.update(services.store, code, lambda r: races.start(r, now))
     room = saved.room
     if room.phase != "racing" or room.start_at_ms is None:
         return room
@@ -268,11 +268,11 @@ async def _record_finish(
             return Transition(room)
         return races.player_finished(room, seat, outcome, at_ms)  # type: ignore[arg-type]
 
-    await _rooms.update(services.store, code, change)
+    await room_update.update(services.store, code, change)
 
 
 async def _close_race(services: Services, code: str, now: int) -> None:
-    saved = await _rooms.finish_if_over(services.store, code, now)
+    saved = await room_update.finish_if_over(services.store, code, now)
     if saved is not None:
         await services.store.expire_room(code, services.config.finished_room_ttl_s)
 
