@@ -6,20 +6,24 @@ import asyncio
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from server.config import Config
 from server.hub import Hub
 from server.metrics import Metrics
 from server.store import Store
 
-if TYPE_CHECKING:
-    from server.session import Session
-
 
 def now_ms() -> int:
     """The server clock: wall time in integer milliseconds."""
     return time.time_ns() // 1_000_000
+
+
+class TokenHolder(Protocol):
+    """A session bound to a player token (`server.session.Session`)."""
+
+    async def replaced(self) -> None:
+        """The token was resumed on another socket: let go of it and close."""
 
 
 @dataclass
@@ -28,7 +32,7 @@ class Services:
     hub: Hub
     metrics: Metrics
     config: Config
-    by_token: dict[str, Session] = field(default_factory=dict)
+    by_token: dict[str, TokenHolder] = field(default_factory=dict)
     """Sessions of this process by token hash (a resumed token replaces its old socket)."""
     stopping: bool = False
     """Shutting down: a closing socket is a server restart, not a player leaving."""

@@ -19,7 +19,7 @@ from websockets.http11 import Request, Response
 
 from protocol import CloseCode, GoingAway
 from protocol.limits import MAX_CLIENT_FRAME
-from server import play
+from server import handlers, play
 from server._services import Services, now_ms
 from server.config import Config
 from server.hub import Hub
@@ -82,7 +82,7 @@ class RaceServer:
         await self.store.close()
 
     async def _connection(self, conn: ServerConnection) -> None:
-        session = Session(conn, self.services)
+        session = Session(conn, self.services, handlers)
         self.sessions.add(session)
         try:
             await session.run()

@@ -37,10 +37,9 @@ class Member(Protocol):
 
     conn: ServerConnection
     seat: int | None
-    last_seq: int
-    paused: bool
 
-    def hold(self, seq: int, frame: bytes) -> None: ...
+    def admit(self, seq: int, frame: bytes) -> bool:
+        """True: send `frame` now; False: held for later, or already seen."""
 
     async def resync(self) -> None: ...
 
@@ -145,14 +144,7 @@ class Hub:
         if not group:
             return
         frame = encode_event_frame(seq, body)
-        targets = []
-        for member in group:
-            if member.paused:
-                member.hold(seq, frame)
-            elif seq > member.last_seq:
-                member.last_seq = seq
-                targets.append(member.conn)
-        broadcast(targets, frame)
+        broadcast([member.conn for member in group if member.admit(seq, frame)], frame)
         event = msgpack.unpackb(body)
         if event["type"] == "progress":
             if spectate := self.spectate.get(code):
