@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from types import TracebackType
 from typing import Protocol
 
 import msgpack
@@ -61,15 +62,36 @@ class Hub:
         self.tasks: set[asyncio.Task[None]] = set()
         self.feed = store.feed()
         self.reader = asyncio.create_task(self._read())
+        self.closed: asyncio.Future[None] | None = None
 
-    async def close(self) -> None:
+    async def __aenter__(self) -> Hub:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self, grace_s: float = CLOSE_GRACE_S) -> None:
+        """Stop the feed and the timers; room work in flight gets `grace_s` to finish.
+
+        Safe to call again or concurrently: every call returns once the first is done.
+        """
+        if self.closed is None:
+            self.closed = asyncio.ensure_future(self._close(grace_s))
+        await asyncio.shield(self.closed)
+
+    async def _close(self, grace_s: float) -> None:
         self.reader.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.reader
         for timer in self.timers.values():
             timer.cancel()
         if self.tasks:
-            await asyncio.wait(self.tasks, timeout=CLOSE_GRACE_S)
+            await asyncio.wait(self.tasks, timeout=grace_s)
         left = [*self.tasks]
         for spectate in self.spectate.values():
             left += spectate.workers.values()

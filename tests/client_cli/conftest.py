@@ -14,10 +14,8 @@ from server.store import Store
 @pytest.fixture
 async def race_server(store: Store) -> AsyncIterator[RaceServer]:
     """A race server on 127.0.0.1, any free port."""
-    server = RaceServer(Config(port=0), store)
-    await server.start()
-    yield server
-    await server.stop()
+    async with RaceServer(Config(port=0), store) as server:
+        yield server
 
 
 @pytest.fixture

@@ -28,10 +28,8 @@ def private_valkey(tmp_path: Path) -> Iterator[EmbeddedValkey]:
 @pytest.fixture
 async def race_server(store: Store) -> AsyncIterator[RaceServer]:
     """A race server on 127.0.0.1, any free port, over the test's store."""
-    server = RaceServer(Config(port=0), store)
-    await server.start()
-    yield server
-    await server.stop()
+    async with RaceServer(Config(port=0), store) as server:
+        yield server
 
 
 @contextlib.asynccontextmanager
