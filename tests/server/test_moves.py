@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+import pytest
+
 import engine
 from bench import greedy
 from protocol import (
@@ -24,6 +26,7 @@ from protocol import (
     encode,
 )
 from protocol.limits import MAX_MOVES
+from server import play
 from server._services import now_ms
 from server.store import Store
 from tests.server._client import Client, start_race
@@ -283,3 +286,21 @@ async def test_the_ack_of_a_finishing_move_comes_before_the_events_it_causes(
     ]
     last_ack = len(kinds) - 1 - kinds[::-1].index("move_ok")
     assert kinds[last_ack:] == ["move_ok", "progress", "player_finished", "race_over"]
+
+
+async def test_a_finishing_move_is_acknowledged_even_if_recording_the_finish_fails(
+    connect: Connect, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: object) -> None:
+        raise RuntimeError("the room could not be saved")
+
+    monkeypatch.setattr(play, "_finish", broken)
+    ann = await connect()
+    settings = Settings(countdown_s=1, deal_number=STUCK_DEAL)
+    await start_race([ann], STUCK_VARIANT, settings)
+    moves = [m.format() for m in greedy.play(STUCK_VARIANT, b"deal:%d" % STUCK_DEAL).moves]
+    for version, text in enumerate(moves):
+        reply = await ann.call(MakeMove, move=text, move_id=f"g{version}", expected_version=version)
+        assert isinstance(reply, MoveOk), reply
+    assert reply.outcome == "stuck"
+    assert "recording the finish of seat 0" in caplog.text
