@@ -5,7 +5,7 @@ See docs/protocol.md for the full description.
 
 from protocol._types import FinishOutcome, GameOutcome, Phase, PlayerOutcome, Role
 from protocol.board import BoardView
-from protocol.client import (
+from protocol.client_messages import (
     CLIENT_ADAPTER,
     ClientMessage,
     CreateRoom,
@@ -50,7 +50,7 @@ from protocol.events import (
 )
 from protocol.limits import PROTOCOL_VERSION
 from protocol.models import Limits, LogEntry, PlayerInfo, PlayerResult, RoomSnapshot, Settings
-from protocol.server import (
+from protocol.server_messages import (
     SERVER_ADAPTER,
     Error,
     EventFrame,

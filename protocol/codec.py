@@ -15,10 +15,10 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from engine import View
 from protocol.board import BoardView
-from protocol.client import CLIENT_ADAPTER, ClientMessage
+from protocol.client_messages import CLIENT_ADAPTER, ClientMessage
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.limits import MAX_CLIENT_FRAME, MAX_REQUEST_ID, MAX_SERVER_FRAME
-from protocol.server import SERVER_ADAPTER, Error, ServerMessage
+from protocol.server_messages import SERVER_ADAPTER, Error, ServerMessage
 
 T = TypeVar("T")
 _BOARD_FIELDS = tuple(BoardView.model_fields)

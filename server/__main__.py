@@ -27,8 +27,7 @@ async def serve(config: Config) -> None:
         else:
             where = f"Redis at {url}"
         store = await Store.connect(url, config.key_prefix)
-        server = RaceServer(config, store)
-        await server.start()
+        server = await stack.enter_async_context(RaceServer(config, store))
         _settle_memory()
         _announce(config, server.port, where)
         stop = asyncio.Event()
@@ -37,7 +36,6 @@ async def serve(config: Config) -> None:
             loop.add_signal_handler(signum, stop.set)
         await stop.wait()
         _log.info("shutting down")
-        await server.stop()
 
 
 def _settle_memory() -> None:

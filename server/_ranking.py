@@ -10,12 +10,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-from protocol import LogEntry, PlayerInfo, PlayerResult
+from protocol import LogEntry, PlayerInfo, PlayerOutcome, PlayerResult
 
-if TYPE_CHECKING:
-    from server.room import Player
+
+class Seated(Protocol):
+    """What ranking reads of a seated player (`server.room.Player`)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def ready(self) -> bool: ...
+    @property
+    def away(self) -> bool: ...
+    @property
+    def outcome(self) -> PlayerOutcome: ...
+    @property
+    def finished_at_ms(self) -> int | None: ...
+
+
+PlayerT = TypeVar("PlayerT", bound=Seated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +47,7 @@ class PlayerStats:
     log: tuple[LogEntry, ...] = ()
 
 
-def _order(entry: tuple[Player, PlayerStats]) -> tuple[int, int, int, int]:
+def _order(entry: tuple[Seated, PlayerStats]) -> tuple[int, int, int, int]:
     player, stats = entry
     if player.outcome == "won":
         return (0, player.finished_at_ms or 0, 0, player.seat)
@@ -38,14 +55,14 @@ def _order(entry: tuple[Player, PlayerStats]) -> tuple[int, int, int, int]:
 
 
 def rank(
-    players: Iterable[Player], stats: Mapping[int, PlayerStats]
-) -> list[tuple[Player, PlayerStats]]:
+    players: Iterable[PlayerT], stats: Mapping[int, PlayerStats]
+) -> list[tuple[PlayerT, PlayerStats]]:
     """Best first; a player without stats has none yet."""
     return sorted(((p, stats.get(p.seat, PlayerStats())) for p in players), key=_order)
 
 
 def race_results(
-    players: Iterable[Player], stats: Mapping[int, PlayerStats], start_at_ms: int
+    players: Iterable[Seated], stats: Mapping[int, PlayerStats], start_at_ms: int
 ) -> tuple[PlayerResult, ...]:
     """The final ranking as it goes on the wire, with every move log."""
     return tuple(
@@ -54,7 +71,7 @@ def race_results(
     )
 
 
-def player_info(player: Player, stats: PlayerStats) -> PlayerInfo:
+def player_info(player: Seated, stats: PlayerStats) -> PlayerInfo:
     """One seat's line in a room snapshot."""
     return PlayerInfo(
         seat=player.seat,
@@ -68,7 +85,7 @@ def player_info(player: Player, stats: PlayerStats) -> PlayerInfo:
     )
 
 
-def _result(place: int, player: Player, stats: PlayerStats, start_at_ms: int) -> PlayerResult:
+def _result(place: int, player: Seated, stats: PlayerStats, start_at_ms: int) -> PlayerResult:
     if player.outcome == "playing" or player.finished_at_ms is None:
         raise ValueError(f"seat {player.seat} is still racing")
     return PlayerResult(

@@ -7,7 +7,7 @@ import secrets
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from server.clock import Clock, SystemClock
 from server.config import Config
@@ -15,16 +15,19 @@ from server.hub import Hub
 from server.metrics import Metrics
 from server.store import Store
 
-if TYPE_CHECKING:
-    from server.session import Session
-
-
 SECRET_BYTES = 32
 
 
 def new_secret() -> bytes:
     """The secret of a new deal: random bytes nobody sees before the race is over."""
     return secrets.token_bytes(SECRET_BYTES)
+
+
+class TokenHolder(Protocol):
+    """A session bound to a player token (`server.session.Session`)."""
+
+    async def replaced(self) -> None:
+        """The token was resumed on another socket: let go of it and close."""
 
 
 @dataclass
@@ -37,7 +40,7 @@ class Services:
     """Every timer, deadline and stamp of the server reads this clock."""
     new_secret: Callable[[], bytes] = new_secret
     """Where the secrets of new deals come from (a test pins its deal here)."""
-    by_token: dict[str, Session] = field(default_factory=dict)
+    by_token: dict[str, TokenHolder] = field(default_factory=dict)
     """Sessions of this process by token hash (a resumed token replaces its old socket)."""
     stopping: bool = False
     """Shutting down: a closing socket is a server restart, not a player leaving."""

@@ -3,8 +3,10 @@
 `RaceServer` ties the parts together: the store (Redis), the hub (local
 fan-out and room timers), the sessions (one per socket) and the metrics.
 ``/healthz`` and ``/metrics`` are answered on the WebSocket port before the
-upgrade. `stop` stops accepting, tells every client to reconnect, lets moves
-in flight finish their commits, then closes the store.
+upgrade. `stop` stops accepting, tells every client to reconnect, closes every
+socket at once while moves in flight finish their commits, then closes the hub
+and the store; all of it within ``shutdown_grace_s``. Use it as
+``async with RaceServer(config, store) as server:``.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ import asyncio
 import contextlib
 import logging
 from http import HTTPStatus
+from types import TracebackType
 
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.http11 import Request, Response
 
-from protocol import CloseCode, GoingAway
+from protocol import CloseCode, GoingAway, encode
 from protocol.limits import MAX_CLIENT_FRAME
-from server import play
+from server import handlers, play
 from server._services import Services
 from server.clock import Clock, SystemClock
 from server.config import Config
@@ -45,6 +48,20 @@ class RaceServer:
         self.hub = Hub(store, self._deadline, self.clock)
         self.services = Services(store, self.hub, self.metrics, config, self.clock)
         self.server: Server | None = None
+        self.stopped: asyncio.Future[None] | None = None
+        """The shutdown, once `stop` has begun it."""
+
+    async def __aenter__(self) -> RaceServer:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.stop()
 
     @property
     def port(self) -> int:
@@ -66,25 +83,33 @@ class RaceServer:
         )
 
     async def stop(self) -> None:
-        """Stop accepting, send ``going_away``, finish commits in flight, close everything."""
+        """Stop accepting, send ``going_away``, finish commits in flight, close everything.
+
+        Takes at most about ``shutdown_grace_s``. Safe to call again or
+        concurrently: every call returns once the one shutdown has finished.
+        """
         if self.server is None:
             return
+        if self.stopped is None:
+            self.stopped = asyncio.ensure_future(self._stop(self.server))
+        await asyncio.shield(self.stopped)
+
+    async def _stop(self, server: Server) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.shutdown_grace_s
         self.services.stopping = True
-        self.server.close(close_connections=False)
+        server.close(close_connections=False)
+        conns = [session.conn for session in self.sessions]
         notice = GoingAway(reconnect_in_ms=500, message="server restarting; resume")
-        for session in list(self.sessions):
-            with contextlib.suppress(Exception):
-                await session.send(notice)
-        await asyncio.sleep(0)
-        for session in list(self.sessions):
-            await session.conn.close(CloseCode.GOING_AWAY, "server shutting down")
+        broadcast(conns, encode(notice))
+        await _close_all(conns, deadline - loop.time())
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.server.wait_closed(), self.config.shutdown_grace_s)
-        await self.hub.close()
+            await asyncio.wait_for(server.wait_closed(), max(0.0, deadline - loop.time()))
+        await self.hub.close(max(0.0, deadline - loop.time()))
         await self.store.close()
 
     async def _connection(self, conn: ServerConnection) -> None:
-        session = Session(conn, self.services)
+        session = Session(conn, self.services, handlers)
         self.sessions.add(session)
         try:
             await session.run()
@@ -104,6 +129,24 @@ class RaceServer:
         if "upgrade" not in request.headers.get("Connection", "").lower():
             return conn.respond(HTTPStatus.NOT_FOUND, "solrace: connect with a WebSocket client\n")
         return None
+
+
+async def _close_all(conns: list[ServerConnection], timeout: float) -> None:
+    """Close every socket with 1001 at once; those not closed within `timeout` are aborted."""
+    closing = [
+        asyncio.ensure_future(conn.close(CloseCode.GOING_AWAY, "server shutting down"))
+        for conn in conns
+    ]
+    if not closing:
+        return
+    _, late = await asyncio.wait(closing, timeout=max(0.0, timeout))
+    if late:
+        _log.warning("%d sockets did not close in time; aborting them", len(late))
+        for conn in conns:
+            conn.transport.abort()
+        for task in late:
+            task.cancel()
+    await asyncio.gather(*closing, return_exceptions=True)
 
 
 __all__ = ["RaceServer"]

@@ -28,6 +28,7 @@ class Config:
     max_rate_strikes: int = 50
     """Messages refused for rate before the connection is closed."""
     shutdown_grace_s: float = 5.0
+    """How long a shutdown may take: sockets still open then are aborted, room work cancelled."""
 
 
 _DEFAULTS = Config()

@@ -11,13 +11,10 @@ import contextlib
 import hashlib
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
+from typing import Any, NoReturn
 
 from protocol import (
     ClientMessage,
-    CloseCode,
     CreateRoom,
     ErrorCode,
     Hello,
@@ -36,21 +33,19 @@ from protocol import (
     Sync,
 )
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
-from server import _rooms, play
+from server import play, room_update
 from server import race as races
 from server import room as rooms
 from server.room import Room, RoomError, Transition
+from server.session import Reply, Session
 
-if TYPE_CHECKING:
-    from server.session import Session
+__all__ = ["current_snapshot", "disconnected", "handle"]
 
-__all__ = ["ClientMessage", "disconnected", "handle", "send_snapshot"]
-
-Handler = Callable[["Session", Any], Awaitable[BaseModel | None]]
+Handler = Callable[[Session, Any], Awaitable[Reply]]
 RESUME_EVENTS = 1000
 
 
-async def handle(session: Session, message: ClientMessage) -> BaseModel | None:
+async def handle(session: Session, message: ClientMessage) -> Reply:
     """The reply to one request (events it causes go out through the hub)."""
     return await HANDLERS[type(message)](session, message)
 
@@ -67,7 +62,7 @@ async def ping(session: Session, message: Ping) -> Pong:
     return Pong(id=message.id, server_ms=session.services.clock.now_ms())
 
 
-async def hello_again(session: Session, message: Any) -> None:
+async def hello_again(session: Session, message: Any) -> NoReturn:
     raise RoomError(ErrorCode.PROTO_NO_HELLO, "hello was already agreed")
 
 
@@ -95,36 +90,34 @@ async def join_room(session: Session, message: JoinRoom) -> Joined:
         seat, result = rooms.join(room, message.name, message.role)
         return result
 
-    saved = await _rooms.update(session.services.store, message.code, change)
+    saved = await room_update.update(session.services.store, message.code, change)
     return await _enter(session, message.id, saved.room, seat, saved.seq)
 
 
-async def resume(session: Session, message: Resume) -> BaseModel:
+async def resume(session: Session, message: Resume) -> Resumed | Snapshot:
     _require_outside(session)
     async with session.services.token_lock(token_hash(message.token)):
         return await _resume(session, message)
 
 
-async def _resume(session: Session, message: Resume) -> BaseModel:
+async def _resume(session: Session, message: Resume) -> Resumed | Snapshot:
     services = session.services
     binding = await services.store.find_token(token_hash(message.token))
     if binding is None:
         raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "unknown or expired token; join again")
     code, seat = binding
-    room, _, seq = await _rooms.load(services.store, code)
+    room, _, seq = await room_update.load(services.store, code)
     if seat is not None:
         if seat not in {player.seat for player in room.players}:
             raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
-        saved = await _rooms.update(services.store, code, lambda r: rooms.come_back(r, seat))
+        saved = await room_update.update(services.store, code, lambda r: rooms.come_back(r, seat))
         room, seq = saved.room, saved.seq
     await _replace_old_socket(session, token_hash(message.token))
-    _bind(session, code, seat, token_hash(message.token))
+    session.bind(code, seat, token_hash(message.token))
     missed = await services.store.events_since(code, message.last_seq, limit=RESUME_EVENTS)
     if missed is None or len(missed) >= RESUME_EVENTS:
-        session.last_seq = seq
         await _watch(session, code, seq)
         return await _snapshot(session, message.id, room, seq)
-    session.last_seq = message.last_seq
     await _watch(session, code, message.last_seq, missed)
     board, version = await play.own_board(session, room)
     return Resumed(id=message.id, code=code, seat=seat, board=board, version=version, seq=seq)
@@ -133,12 +126,12 @@ async def _resume(session: Session, message: Resume) -> BaseModel:
 async def leave(session: Session, message: Leave) -> Ok:
     code, seat = _require_member(session)
     services = session.services
-    await _rooms.update(
+    await room_update.update(
         services.store, code, lambda r: rooms.leave(r, seat, services.clock.now_ms())
     )
     if session.token_hash is not None:
         await session.services.store.unbind_token(session.token_hash, code)
-    await _unbind(session)
+    await session.unbind()
     return Ok(id=message.id)
 
 
@@ -148,7 +141,7 @@ async def set_settings(session: Session, message: SetSettings) -> Ok:
     def change(room: Room) -> Transition:
         return rooms.set_settings(room, seat, message.variant, message.settings)
 
-    await _rooms.update(session.services.store, code, change)
+    await room_update.update(session.services.store, code, change)
     return Ok(id=message.id)
 
 
@@ -158,7 +151,7 @@ async def ready(session: Session, message: Ready) -> Ok:
     def change(room: Room) -> Transition:
         return rooms.set_ready(room, seat, message.ready, session.services.clock.now_ms())
 
-    await _rooms.update(session.services.store, code, change)
+    await room_update.update(session.services.store, code, change)
     return Ok(id=message.id)
 
 
@@ -166,23 +159,21 @@ async def rematch(session: Session, message: RequestRematch) -> Ok:
     code, seat = _require_player(session)
     secret = session.services.new_secret()
     store = session.services.store
-    await _rooms.update(store, code, lambda r: races.rematch(r, seat, secret))
+    await room_update.update(store, code, lambda r: races.rematch(r, seat, secret))
     await store.expire_room(code, session.services.config.idle_room_ttl_s)
     return Ok(id=message.id)
 
 
-async def sync(session: Session, message: Sync) -> None:
-    _require_member(session)
-    await send_snapshot(session, message.id)
+async def sync(session: Session, message: Sync) -> Snapshot:
+    return await current_snapshot(session, message.id)
 
 
-async def send_snapshot(session: Session, request_id: int | None) -> None:
-    """Send the room and the caller's own board as they are now."""
-    if session.code is None:
-        return
-    room, _, seq = await _rooms.load(session.services.store, session.code)
-    session.last_seq = max(session.last_seq, seq)
-    await session.send(await _snapshot(session, request_id, room, seq))
+async def current_snapshot(session: Session, request_id: int | None) -> Snapshot:
+    """The room and the caller's own board as they are now."""
+    code, _ = _require_member(session)
+    room, _, seq = await room_update.load(session.services.store, code)
+    session.saw(seq)
+    return await _snapshot(session, request_id, room, seq)
 
 
 async def disconnected(session: Session) -> None:
@@ -199,12 +190,12 @@ async def disconnected(session: Session) -> None:
             return
         code, seat = session.code, session.seat
         services = session.services
-        await _unbind(session)
+        await session.unbind()
         if services.stopping:
             return
         with contextlib.suppress(RoomError):
             now = services.clock.now_ms
-            await _rooms.update(services.store, code, lambda r: rooms.leave(r, seat, now()))
+            await room_update.update(services.store, code, lambda r: rooms.leave(r, seat, now()))
 
 
 async def _enter(
@@ -213,16 +204,15 @@ async def _enter(
     """Hand out a token, start the room's events after `seq`, reply with the room."""
     token = secrets.token_urlsafe(18)
     await session.services.store.bind_token(token_hash(token), room.code, seat)
-    _bind(session, room.code, seat, token_hash(token))
-    session.last_seq = seq
+    session.bind(room.code, seat, token_hash(token))
     await _watch(session, room.code, seq)
-    stats = await _rooms.load_stats(session.services.store, room.code, room, logs=False)
+    stats = await room_update.load_stats(session.services.store, room.code, room, logs=False)
     snapshot = rooms.snapshot(room, stats)
     return Joined(id=request_id, code=room.code, seat=seat, token=token, room=snapshot, seq=seq)
 
 
 async def _snapshot(session: Session, request_id: int | None, room: Room, seq: int) -> Snapshot:
-    stats = await _rooms.load_stats(session.services.store, room.code, room, logs=False)
+    stats = await room_update.load_stats(session.services.store, room.code, room, logs=False)
     board, version = await play.own_board(session, room)
     return Snapshot(
         id=request_id,
@@ -243,7 +233,8 @@ async def _watch(
     Events committed between the caller's read of the room and joining the
     fan-out are fetched from the log (`missed`, when the caller has them).
     """
-    session.paused = True
+    session.saw(seq)
+    session.pause()
     await session.services.hub.add(code, session, seq)
     if missed is None:
         missed = await session.services.store.events_since(code, seq) or []
@@ -253,28 +244,10 @@ async def _watch(
         await play.welcome_spectator(session, code, seq)
 
 
-def _bind(session: Session, code: str, seat: int | None, token: str) -> None:
-    session.code, session.seat, session.token_hash = code, seat, token
-    session.services.by_token[token] = session
-
-
-async def _unbind(session: Session) -> None:
-    if session.code is not None:
-        await session.services.hub.remove(session.code, session)
-    if (
-        session.token_hash is not None
-        and session.services.by_token.get(session.token_hash) is session
-    ):
-        del session.services.by_token[session.token_hash]
-    session.code = session.seat = session.token_hash = None
-    session.game, session.version = None, -1
-
-
 async def _replace_old_socket(session: Session, token: str) -> None:
     old = session.services.by_token.get(token)
     if old is not None and old is not session:
-        await _unbind(old)
-        await old.conn.close(CloseCode.REPLACED, "resumed on another connection")
+        await old.replaced()
 
 
 def _require_outside(session: Session) -> None:

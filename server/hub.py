@@ -15,14 +15,15 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from types import TracebackType
 from typing import Protocol
 
 import msgpack
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from protocol import encode_event_frame
-from server import _rooms
 from server import race as races
+from server import room_update
 from server.clock import Clock, Timer
 from server.room import Room
 from server.spectate import Spectate
@@ -38,10 +39,9 @@ class Member(Protocol):
 
     conn: ServerConnection
     seat: int | None
-    last_seq: int
-    paused: bool
 
-    def hold(self, seq: int, frame: bytes) -> None: ...
+    def admit(self, seq: int, frame: bytes) -> bool:
+        """True: send `frame` now; False: held for later, or already seen."""
 
     async def resync(self) -> None: ...
 
@@ -63,15 +63,36 @@ class Hub:
         self.tasks: set[asyncio.Task[None]] = set()
         self.feed = store.feed()
         self.reader = asyncio.create_task(self._read())
+        self.closed: asyncio.Future[None] | None = None
 
-    async def close(self) -> None:
+    async def __aenter__(self) -> Hub:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self, grace_s: float = CLOSE_GRACE_S) -> None:
+        """Stop the feed and the timers; room work in flight gets `grace_s` to finish.
+
+        Safe to call again or concurrently: every call returns once the first is done.
+        """
+        if self.closed is None:
+            self.closed = asyncio.ensure_future(self._close(grace_s))
+        await asyncio.shield(self.closed)
+
+    async def _close(self, grace_s: float) -> None:
         self.reader.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.reader
         for timer in self.timers.values():
             timer.cancel()
         if self.tasks:
-            await asyncio.wait(self.tasks, timeout=CLOSE_GRACE_S)
+            await asyncio.wait(self.tasks, timeout=grace_s)
         left = [*self.tasks]
         for spectate in self.spectate.values():
             left += spectate.workers.values()
@@ -117,7 +138,7 @@ class Hub:
 
     async def _load(self, code: str) -> tuple[Room, int]:
         """Read the room; cache it unless an event newer than the read came in meanwhile."""
-        room, _, seq = await _rooms.load(self.store, code)
+        room, _, seq = await room_update.load(self.store, code)
         if code in self.members and seq >= self.changed.get(code, 0):
             self.rooms[code] = room
         return room, seq
@@ -146,14 +167,7 @@ class Hub:
         if not group:
             return
         frame = encode_event_frame(seq, body)
-        targets = []
-        for member in group:
-            if member.paused:
-                member.hold(seq, frame)
-            elif seq > member.last_seq:
-                member.last_seq = seq
-                targets.append(member.conn)
-        broadcast(targets, frame)
+        broadcast([member.conn for member in group if member.admit(seq, frame)], frame)
         event = msgpack.unpackb(body)
         if event["type"] == "progress":
             if spectate := self.spectate.get(code):

@@ -10,8 +10,8 @@ updates the room, and the last player to finish closes the race.
 
 from __future__ import annotations
 
+import logging
 import time
-from typing import TYPE_CHECKING
 
 import engine
 from protocol import (
@@ -25,14 +25,14 @@ from protocol import (
     encode_progress,
 )
 from protocol.limits import MAX_MOVES
-from server import _rooms
 from server import race as races
+from server import room_update
 from server._services import Services
 from server.room import Room, RoomError, Transition
+from server.session import Session
 from server.store import Duplicate, PlayerFinished, VersionConflict
 
-if TYPE_CHECKING:
-    from server.session import Session
+_log = logging.getLogger(__name__)
 
 _OVER = (ErrorCode.MOVE_NOT_RACING, ErrorCode.MOVE_FINISHED)
 """Refusals a resend of a move that ended the player's race (or the race) would get."""
@@ -48,7 +48,12 @@ class MoveRefused(RoomError):
         self.version = version
 
 
-async def move(session: Session, message: MakeMove) -> MoveOk | None:
+async def move(session: Session, message: MakeMove) -> MoveOk | bytes:
+    """The ack, packed straight to bytes on the common path (`encode_move_ok`).
+
+    A move that ends the player's race records the finish before the ack goes
+    out; the events it causes are held and follow the ack.
+    """
     received = time.perf_counter()  # latency of real work, so real time, not the race clock
     services = session.services
     code, seat = _racer(session, "play")
@@ -82,21 +87,22 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
             event=encode_progress(seat, progress, version + 1, outcome.value),
         )
     except VersionConflict as conflict:
-        session.game = None
+        session.forget_game()
         raise _stale(conflict.current) from None
     except PlayerFinished:
-        session.game = None
+        session.forget_game()
         raise RoomError(ErrorCode.MOVE_FINISHED, "your race is over") from None
     if isinstance(result, Duplicate):
-        session.game = None
+        session.forget_game()
         return await _resent_or_stale(session, message, result.version)
-    session.game, session.version = new_state, result.version
-    await session.conn.send(encode_move_ok(message.id, message.move_id, result.version, seen, now))
+    session.keep_game(room.race_no, new_state, result.version)
+    ack = encode_move_ok(message.id, message.move_id, result.version, seen, now)
     services.metrics.moves.inc()
     services.metrics.move_latency.observe(time.perf_counter() - received)
     if outcome is not engine.Outcome.PLAYING:
-        await _finish(services, code, seat, outcome.value, now)
-    return None
+        session.pause()
+        await _finish_after_move(services, code, seat, outcome.value, now)
+    return ack
 
 
 async def resign(session: Session, message: Resign) -> Ok:
@@ -106,7 +112,7 @@ async def resign(session: Session, message: Resign) -> Ok:
     room = await _racing_room(services, code, now)
     races.check_move(room, seat, now)
     await services.store.finish_player(code, seat, "resigned", now)
-    session.game = None
+    session.forget_game()
     await _finish(services, code, seat, "resigned", now)
     return Ok(id=message.id)
 
@@ -128,7 +134,7 @@ async def own_board(session: Session, room: Room) -> tuple[BoardView | None, int
     if record is None:
         return None, None
     state = engine.from_bytes(record.state)
-    session.game, session.version = state, record.version
+    session.keep_game(room.race_no, state, record.version)
     return BoardView.from_engine(engine.view(state)), record.version
 
 
@@ -145,7 +151,7 @@ async def on_deadline(services: Services, code: str) -> None:
 
     Timers may fire a little early by the wall clock; then this waits the rest.
     """
-    room, _, _ = await _rooms.load(services.store, code)
+    room, _, _ = await room_update.load(services.store, code)
     due = races.deadline(room)
     if due is None:
         return
@@ -160,13 +166,13 @@ async def on_deadline(services: Services, code: str) -> None:
     for player in room.players:
         if player.outcome == "playing":
             await services.store.finish_player(code, player.seat, "timeout", due)
-    await _rooms.update(services.store, code, lambda r: races.expire(r, now))
+    await room_update.update(services.store, code, lambda r: races.expire(r, now))
     await _close_race(services, code, now)
 
 
 async def _start(services: Services, code: str, now: int) -> Room:
     """Start the race; a deal with no useful move at all ends it for everyone at once."""
-    saved = await _rooms.update(services.store, code, lambda r: races.start(r, now))
+    saved = await room_update.update(services.store, code, lambda r: races.start(r, now))
     room = saved.room
     if room.phase != "racing" or room.start_at_ms is None:
         return room
@@ -196,13 +202,15 @@ async def _game(
     session: Session, code: str, seat: int, race_no: int
 ) -> tuple[engine.GameState, int]:
     """The player's game, cached in the session for the race it belongs to."""
-    if session.game is None or session.race_no != race_no:
-        session.race_no = race_no
-        record = await session.services.store.load_player(code, seat)
-        if record is None:
-            raise RoomError(ErrorCode.MOVE_NOT_RACING, "no game for this seat yet")
-        session.game, session.version = engine.from_bytes(record.state), record.version
-    return session.game, session.version
+    kept = session.game_for(race_no)
+    if kept is not None:
+        return kept
+    record = await session.services.store.load_player(code, seat)
+    if record is None:
+        raise RoomError(ErrorCode.MOVE_NOT_RACING, "no game for this seat yet")
+    state = engine.from_bytes(record.state)
+    session.keep_game(race_no, state, record.version)
+    return state, record.version
 
 
 def _apply(
@@ -253,6 +261,21 @@ def _stale(version: int) -> MoveRefused:
     return MoveRefused(ErrorCode.MOVE_STALE_VERSION, text, version)
 
 
+async def _finish_after_move(
+    services: Services, code: str, seat: int, outcome: str, now: int
+) -> None:
+    """`_finish` for a committed move: a failure is logged, and the ack still goes out.
+
+    The game record holds the finish; the room catches up at the time limit
+    (`_reconcile`).
+    """
+    try:
+        await _finish(services, code, seat, outcome, now)
+    except Exception:
+        services.metrics.errors.inc()
+        _log.exception("recording the finish of seat %s in room %s failed", seat, code)
+
+
 async def _finish(services: Services, code: str, seat: int, outcome: str, now: int) -> None:
     """Record in the room that the player is done, and close the race if all are."""
     await _record_finish(services, code, seat, outcome, now)
@@ -267,11 +290,11 @@ async def _record_finish(
             return Transition(room)
         return races.player_finished(room, seat, outcome, at_ms)  # type: ignore[arg-type]
 
-    await _rooms.update(services.store, code, change)
+    await room_update.update(services.store, code, change)
 
 
 async def _close_race(services: Services, code: str, now: int) -> None:
-    saved = await _rooms.finish_if_over(services.store, code, now)
+    saved = await room_update.finish_if_over(services.store, code, now)
     if saved is not None:
         await services.store.expire_room(code, services.config.finished_room_ttl_s)
 

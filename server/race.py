@@ -12,7 +12,15 @@ from typing import Literal
 import engine
 from protocol import BoardView, ErrorCode, events
 from server._ranking import PlayerStats, race_results
-from server.room import Player, Room, RoomError, Transition, _put, _require_host, _require_phase
+from server.room import (
+    Player,
+    Room,
+    RoomError,
+    Transition,
+    put_player,
+    require_host,
+    require_phase,
+)
 
 __all__ = [
     "check_move",
@@ -67,7 +75,7 @@ def player_finished(
     """A player won, got stuck or resigned at ``now_ms``."""
     player = check_move(room, seat, now_ms)
     start_at, _ = _window(room)
-    room = _put(room, replace(player, outcome=outcome, finished_at_ms=now_ms))
+    room = put_player(room, replace(player, outcome=outcome, finished_at_ms=now_ms))
     finished = events.PlayerFinished(
         seat=seat, outcome=outcome, at_ms=now_ms, elapsed_ms=now_ms - start_at
     )
@@ -83,7 +91,7 @@ def expire(room: Room, now_ms: int) -> Transition:
         return Transition(room)
     late = [player for player in room.players if player.outcome == "playing"]
     for player in late:
-        room = _put(room, replace(player, outcome="timeout", finished_at_ms=ends_at))
+        room = put_player(room, replace(player, outcome="timeout", finished_at_ms=ends_at))
     timed_out = tuple(
         events.PlayerFinished(
             seat=p.seat, outcome="timeout", at_ms=ends_at, elapsed_ms=ends_at - start_at
@@ -119,8 +127,8 @@ def rematch(room: Room, seat: int, secret: bytes) -> Transition:
 
     Players who left during the race lose their seats now.
     """
-    _require_host(room, seat)
-    _require_phase(room, "finished")
+    require_host(room, seat)
+    require_phase(room, "finished")
     gone = [player.seat for player in room.players if player.away]
     players = tuple(Player(p.seat, p.name) for p in room.players if not p.away)
     room = replace(

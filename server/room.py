@@ -42,6 +42,9 @@ __all__ = [
     "from_bytes",
     "join",
     "leave",
+    "put_player",
+    "require_host",
+    "require_phase",
     "set_ready",
     "set_settings",
     "snapshot",
@@ -122,7 +125,7 @@ def join(room: Room, name: str, role: Role) -> tuple[int | None, Transition]:
             raise RoomError(ErrorCode.ROOM_FULL, "no room for more spectators")
         room = replace(room, spectators=room.spectators + 1)
         return None, Transition(room, (events.SpectatorCount(count=room.spectators),))
-    _require_phase(room, "lobby")
+    require_phase(room, "lobby")
     taken = {player.seat for player in room.players}
     free = [seat for seat in range(room.settings.max_players) if seat not in taken]
     if not free:
@@ -149,7 +152,7 @@ def leave(room: Room, seat: int | None, now_ms: int) -> Transition:
     elif player.away:
         return Transition(room)
     else:
-        room = _put(room, replace(player, away=True))
+        room = put_player(room, replace(player, away=True))
     room, host_events = _hand_over(room)
     room, countdown = _countdown_if_ready(room, now_ms)
     return Transition(room, (events.PlayerLeft(seat=seat, away=away), *host_events, *countdown))
@@ -160,14 +163,14 @@ def come_back(room: Room, seat: int) -> Transition:
     player = room.player(seat)
     if not player.away:
         return Transition(room)
-    room, host_events = _hand_over(_put(room, replace(player, away=False)))
+    room, host_events = _hand_over(put_player(room, replace(player, away=False)))
     return Transition(room, (events.PlayerBack(seat=seat), *host_events))
 
 
 def set_settings(room: Room, seat: int, variant: str, settings: Settings) -> Transition:
     """Host only, lobby only. Clears every ready flag so players agree to the change."""
-    _require_host(room, seat)
-    _require_phase(room, "lobby")
+    require_host(room, seat)
+    require_phase(room, "lobby")
     if any(player.seat >= settings.max_players for player in room.players):
         raise RoomError(ErrorCode.ROOM_BAD_SETTINGS, "a seated player has a seat beyond max")
     players = tuple(replace(player, ready=False) for player in room.players)
@@ -177,11 +180,11 @@ def set_settings(room: Room, seat: int, variant: str, settings: Settings) -> Tra
 
 def set_ready(room: Room, seat: int, ready: bool, now_ms: int) -> Transition:
     """Lobby only. When every seated player is ready the countdown starts."""
-    _require_phase(room, "lobby")
+    require_phase(room, "lobby")
     player = room.player(seat)
     if player.ready == ready:
         return Transition(room)
-    room, countdown = _countdown_if_ready(_put(room, replace(player, ready=ready)), now_ms)
+    room, countdown = _countdown_if_ready(put_player(room, replace(player, ready=ready)), now_ms)
     return Transition(room, (events.ReadyChanged(seat=seat, ready=ready), *countdown))
 
 
@@ -217,17 +220,20 @@ def from_bytes(data: bytes) -> Room:
         raise ValueError(f"not a room record: {exc}") from exc
 
 
-def _require_phase(room: Room, phase: Phase) -> None:
+def require_phase(room: Room, phase: Phase) -> None:
+    """`RoomError` unless the room is in `phase`."""
     if room.phase != phase:
         raise RoomError(ErrorCode.ROOM_WRONG_PHASE, f"not allowed in {room.phase}, only {phase}")
 
 
-def _require_host(room: Room, seat: int) -> None:
+def require_host(room: Room, seat: int) -> None:
+    """`RoomError` unless `seat` holds the host role."""
     if seat != room.host:
         raise RoomError(ErrorCode.ROOM_NOT_HOST, "only the host may do this")
 
 
-def _put(room: Room, player: Player) -> Room:
+def put_player(room: Room, player: Player) -> Room:
+    """The room with `player` in place of the player in the same seat."""
     players = tuple(player if p.seat == player.seat else p for p in room.players)
     return replace(room, players=players)
 

@@ -1,15 +1,18 @@
 """One WebSocket connection: handshake, rate limit, decode, dispatch, reply.
 
 A session reads its frames one at a time, so one player's requests are
-handled in the order they were sent. Room events reach it from the hub; while
-it is joining or resuming (``paused``) they are held and sent after the reply,
-each seq once, in order.
+handled in the order they were sent; each request's handler returns the reply
+and the session sends it. Room events reach it from the hub; while a request
+is joining, resuming or finishing the player's race (``paused``) they are held
+and sent after the reply, each seq once, in order. The session's state changes
+only through its own methods.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Protocol
 
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
@@ -18,18 +21,19 @@ from websockets.exceptions import ConnectionClosed
 import engine
 from protocol import (
     PROTOCOL_VERSION,
+    ClientMessage,
     CloseCode,
     Error,
     ErrorCode,
     Hello,
     ProtocolError,
+    Snapshot,
     Welcome,
     decode_client,
     encode,
     encode_event_frame,
     error_reply,
 )
-from server import handlers
 from server._services import Services
 from server.ratelimit import TokenBucket
 from server.room import RoomError
@@ -37,10 +41,23 @@ from server.room import RoomError
 _log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 10.0
 
+Reply = BaseModel | bytes
+"""A handler's answer: a message, or one already encoded (the move ack is packed as bytes)."""
+
+
+class Requests(Protocol):
+    """What a session hands its requests to (`server.handlers`)."""
+
+    async def handle(self, session: Session, message: ClientMessage) -> Reply: ...
+
+    async def current_snapshot(self, session: Session, request_id: int | None) -> Snapshot: ...
+
+    async def disconnected(self, session: Session) -> None: ...
+
 
 class Session:
-    def __init__(self, conn: ServerConnection, services: Services) -> None:
-        self.conn, self.services = conn, services
+    def __init__(self, conn: ServerConnection, services: Services, requests: Requests) -> None:
+        self.conn, self.services, self.requests = conn, services, requests
         self.code: str | None = None
         self.seat: int | None = None
         self.token_hash: str | None = None
@@ -67,18 +84,67 @@ class Session:
         except ConnectionClosed:
             pass
         finally:
-            await handlers.disconnected(self)
+            await self.requests.disconnected(self)
             if self.closing is not None:
                 await self.closing
 
     async def send(self, message: BaseModel) -> None:
         await self.conn.send(encode(message))
 
-    def hold(self, seq: int, frame: bytes) -> None:
-        self.held.append((seq, frame))
+    def bind(self, code: str, seat: int | None, token_hash: str) -> None:
+        """Take a seat (or a spectator's place) in a room, under a player token."""
+        self.code, self.seat, self.token_hash = code, seat, token_hash
+        self.services.by_token[token_hash] = self
+
+    async def unbind(self) -> None:
+        """Leave the room's fan-out and give up the token; the socket stays open."""
+        if self.code is not None:
+            await self.services.hub.remove(self.code, self)
+        by_token = self.services.by_token
+        if self.token_hash is not None and by_token.get(self.token_hash) is self:
+            del by_token[self.token_hash]
+        self.code = self.seat = self.token_hash = None
+        self.last_seq = 0
+        self.forget_game()
+
+    async def replaced(self) -> None:
+        """The token was resumed on another socket: unbind and close this one."""
+        await self.unbind()
+        await self.conn.close(CloseCode.REPLACED, "resumed on another connection")
+
+    def game_for(self, race_no: int) -> tuple[engine.GameState, int] | None:
+        """The player's game and version kept from the last move of race `race_no`."""
+        if self.game is None or self.race_no != race_no:
+            return None
+        return self.game, self.version
+
+    def keep_game(self, race_no: int, game: engine.GameState, version: int) -> None:
+        self.game, self.version, self.race_no = game, version, race_no
+
+    def forget_game(self) -> None:
+        """The kept game may be out of date: the next move reads it from the store."""
+        self.game, self.version = None, -1
+
+    def saw(self, seq: int) -> None:
+        """The client has every room event up to `seq`."""
+        self.last_seq = max(self.last_seq, seq)
+
+    def pause(self) -> None:
+        """Hold room events until the reply to the current request has gone out."""
+        self.paused = True
+
+    def admit(self, seq: int, frame: bytes) -> bool:
+        """An event from the hub: True if it is to be sent now; held while paused."""
+        if self.paused:
+            self.held.append((seq, frame))
+            return False
+        if seq > self.last_seq:
+            self.last_seq = seq
+            return True
+        return False
 
     def hold_event(self, seq: int, body: bytes) -> None:
-        self.hold(seq, encode_event_frame(seq, body))
+        self.held.append((seq, encode_event_frame(seq, body)))
 
     def hold_board(self, frame: bytes) -> None:
         self.boards.append(frame)
@@ -97,7 +163,8 @@ class Session:
 
     async def resync(self) -> None:
         """Events were lost to trimming: replace what the client knows with a snapshot."""
-        await handlers.send_snapshot(self, None)
+        if self.code is not None:
+            await self.send(await self.requests.current_snapshot(self, None))
 
     async def _hello(self) -> bool:
         """Wait for ``hello``, answering anything else with an error; False: closed."""
@@ -126,7 +193,7 @@ class Session:
         )
         return True
 
-    async def _decode(self, frame: str | bytes) -> handlers.ClientMessage | None:
+    async def _decode(self, frame: str | bytes) -> ClientMessage | None:
         """The message, or None after answering what was wrong with the frame."""
         if isinstance(frame, str):
             self._close(CloseCode.PROTOCOL_ERROR, "messages are binary msgpack frames")
@@ -168,7 +235,7 @@ class Session:
         if message is None:
             return
         try:
-            reply = await handlers.handle(self, message)
+            reply: Reply = await self.requests.handle(self, message)
         except RoomError as error:
             self.services.metrics.errors.inc()
             version = getattr(error, "version", None)
@@ -180,7 +247,6 @@ class Session:
             self.services.metrics.errors.inc()
             text = "the server failed on this request; it may not have been applied"
             reply = Error(id=message.id, code=ErrorCode.SERVER_INTERNAL, message=text)
-        if reply is not None:
-            await self.send(reply)
+        await self.conn.send(reply if isinstance(reply, bytes) else encode(reply))
         if self.paused:
             await self.release()

@@ -12,21 +12,34 @@ event log (see docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-from websockets.asyncio.server import broadcast
+from websockets.asyncio.server import ServerConnection, broadcast
 
 import engine
 from protocol import BoardShown, BoardView, encode, encode_event_frame
 from server.clock import Clock, Timer
 from server.room import Room
+from server.store import Store
 
-if TYPE_CHECKING:
-    from server.hub import Hub
+
+class Watcher(Protocol):
+    @property
+    def conn(self) -> ServerConnection: ...
+
+
+class Audience(Protocol):
+    """What the boards need of the hub: the store, and who watches a room now."""
+
+    @property
+    def store(self) -> Store: ...
+
+    def spectators(self, code: str) -> Sequence[Watcher]: ...
 
 
 class Spectate:
-    def __init__(self, hub: Hub, code: str, room: Room, clock: Clock) -> None:
+    def __init__(self, hub: Audience, code: str, room: Room, clock: Clock) -> None:
         self.hub, self.code, self.clock = hub, code, clock
         self.race_no = room.race_no
         self.delay_s = room.settings.spectator_delay_s

@@ -15,10 +15,8 @@ from server.store import Store
 @pytest.fixture
 async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
     """A race server on 127.0.0.1, any free port, on the test's clock."""
-    server = RaceServer(Config(port=0), store, clock)
-    await server.start()
-    yield server
-    await server.stop()
+    async with RaceServer(Config(port=0), store, clock) as server:
+        yield server
 
 
 @pytest.fixture

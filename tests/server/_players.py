@@ -49,12 +49,8 @@ FAST = Config(port=0, rate_per_s=100_000.0, rate_burst=100_000.0)
 @contextlib.asynccontextmanager
 async def serve(store: Store, clock: Clock) -> AsyncIterator[RaceServer]:
     """A race server over the test's store whose rate limit scripted play never reaches."""
-    server = RaceServer(FAST, store, clock)
-    await server.start()
-    try:
+    async with RaceServer(FAST, store, clock) as server:
         yield server
-    finally:
-        await server.stop()
 
 
 def secret_deal(name: str) -> bytes:

@@ -29,10 +29,8 @@ def private_valkey(tmp_path: Path) -> Iterator[EmbeddedValkey]:
 @pytest.fixture
 async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
     """A race server on 127.0.0.1, any free port, over the test's store, on the test's clock."""
-    server = RaceServer(Config(port=0), store, clock)
-    await server.start()
-    yield server
-    await server.stop()
+    async with RaceServer(Config(port=0), store, clock) as server:
+        yield server
 
 
 @contextlib.asynccontextmanager

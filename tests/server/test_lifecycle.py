@@ -12,6 +12,8 @@ import urllib.request
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+
 import engine
 from protocol import (
     CloseCode,
@@ -184,6 +186,67 @@ async def test_a_move_in_flight_at_shutdown_is_applied_once(
     log = await store.move_log(joined.code, 0)
     assert [(entry.text, entry.move_id) for entry in log] == [(text, "last")]
     await back.close()
+
+
+async def test_concurrent_stops_shut_down_once(
+    connect: Connect, race_server: RaceServer, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closes = _count_calls(monkeypatch, store, "close")
+    ann = await connect()
+    await asyncio.gather(race_server.stop(), race_server.stop(), race_server.stop())
+    assert await ann.closed() == CloseCode.GOING_AWAY
+    assert [m.type for m in ann.pushed] == ["going_away"]
+    assert closes == [()]
+
+
+async def test_a_second_stop_returns_once_the_first_is_done_and_does_nothing_more(
+    connect: Connect, race_server: RaceServer, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closes = _count_calls(monkeypatch, store, "close")
+    ann = await connect()
+    first = asyncio.create_task(race_server.stop())
+    await asyncio.sleep(0)
+    await race_server.stop()
+    assert first.done() and closes == [()]
+    await race_server.stop()
+    assert closes == [()]
+    assert await ann.closed() == CloseCode.GOING_AWAY
+    assert [m.type for m in ann.pushed] == ["going_away"]
+
+
+async def test_stop_closes_every_socket_at_once_and_aborts_the_deaf_ones_in_time(
+    store: Store, start_server: ServerFactory
+) -> None:
+    """Sockets close together: clients that never answer the close cost the grace, once."""
+    grace_s = 0.3
+    server = await start_server(store, shutdown_grace_s=grace_s)
+    clients = [await Client.open(_url(server)) for _ in range(40)]
+    deaf, heard = clients[:5], clients[5:]
+    for client in deaf:
+        client.conn.transport.pause_reading()
+    async with asyncio.timeout(grace_s + 2):
+        await server.stop()
+    for client in heard:
+        assert await client.closed() == CloseCode.GOING_AWAY
+        assert [m.type for m in client.pushed] == ["going_away"]
+    for client in deaf:
+        client.conn.transport.resume_reading()
+        await client.closed()
+    for client in clients:
+        await client.close()
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, target: object, name: str) -> list[tuple[()]]:
+    """Record each call of `target.name` (an async method without arguments)."""
+    calls: list[tuple[()]] = []
+    original = getattr(target, name)
+
+    async def counted() -> None:
+        calls.append(())
+        await original()
+
+    monkeypatch.setattr(target, name, counted)
+    return calls
 
 
 def _free_port() -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+import pytest
+
 import engine
 from bench import greedy
 from protocol import (
@@ -20,9 +22,11 @@ from protocol import (
     Resume,
     Settings,
     Sync,
+    decode_server,
     encode,
 )
 from protocol.limits import MAX_MOVES
+from server import play
 from server.store import Store
 from tests.server._client import Client, count_down, start_race
 
@@ -262,3 +266,40 @@ async def test_a_resent_finishing_move_is_answered_after_resume(
     assert isinstance(again, MoveOk), again
     assert (again.version, again.outcome, again.board) == (len(moves), "stuck", reply.board)
     assert len(await store.move_log(joined.code, 0)) == len(moves)
+
+
+async def test_the_ack_of_a_finishing_move_comes_before_the_events_it_causes(
+    connect: Connect,
+) -> None:
+    ann = await connect()
+    settings = Settings(countdown_s=1, deal_number=STUCK_DEAL)
+    await start_race([ann], STUCK_VARIANT, settings)
+    moves = [m.format() for m in greedy.play(STUCK_VARIANT, b"deal:%d" % STUCK_DEAL).moves]
+    for version, text in enumerate(moves):
+        reply = await ann.call(MakeMove, move=text, move_id=f"g{version}", expected_version=version)
+        assert isinstance(reply, MoveOk), reply
+    await ann.wait_event("race_over")
+    kinds = [
+        message.event.type if message.type == "event" else message.type
+        for message in map(decode_server, ann.frames)
+    ]
+    last_ack = len(kinds) - 1 - kinds[::-1].index("move_ok")
+    assert kinds[last_ack:] == ["move_ok", "progress", "player_finished", "race_over"]
+
+
+async def test_a_finishing_move_is_acknowledged_even_if_recording_the_finish_fails(
+    connect: Connect, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: object) -> None:
+        raise RuntimeError("the room could not be saved")
+
+    monkeypatch.setattr(play, "_finish", broken)
+    ann = await connect()
+    settings = Settings(countdown_s=1, deal_number=STUCK_DEAL)
+    await start_race([ann], STUCK_VARIANT, settings)
+    moves = [m.format() for m in greedy.play(STUCK_VARIANT, b"deal:%d" % STUCK_DEAL).moves]
+    for version, text in enumerate(moves):
+        reply = await ann.call(MakeMove, move=text, move_id=f"g{version}", expected_version=version)
+        assert isinstance(reply, MoveOk), reply
+    assert reply.outcome == "stuck"
+    assert "recording the finish of seat 0" in caplog.text
