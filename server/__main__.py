@@ -13,6 +13,7 @@ from server.app import RaceServer
 from server.config import Config, parse_args
 from server.embedded import EmbeddedValkey
 from server.store import Store
+from server.workers import run_workers
 
 _log = logging.getLogger("solrace")
 
@@ -67,7 +68,10 @@ def main(argv: list[str] | None = None) -> None:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)
+    argv = sys.argv[1:] if argv is None else argv
     config = parse_args(argv)
+    if config.workers > 1:
+        sys.exit(asyncio.run(run_workers(config, argv)))
     try:
         import uvloop  # noqa: PLC0415 (optional: the fast loop where it is installed)
     except ImportError:
