@@ -97,6 +97,21 @@ class Racer:
         reply = await self.send_move(move_id)
         assert isinstance(reply, MoveOk), reply
 
+    async def move_when_served(self, move_id: str, timeout_s: float = 30.0) -> None:
+        """Send the move until it is acknowledged; meanwhile only outage refusals are allowed."""
+        async with asyncio.timeout(timeout_s):
+            reply = await self.send_move(move_id)
+            while not isinstance(reply, MoveOk):
+                assert self.refused_for_outage(reply), reply
+                await asyncio.sleep(0.1)
+                reply = await self.send_move(move_id)
+
+    async def wait_event_of(self, other: Racer) -> None:
+        """Wait for the ``progress`` event of `other`'s last acknowledged move."""
+        await self.client.wait_event(
+            "progress", lambda event: (event.seat, event.moves) == (other.seat, other.version)
+        )
+
     async def resume(self, url: str) -> None:
         """Reconnect to `url` and resume with the token and the last seq seen."""
         self.seqs = self.all_seqs()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -18,6 +18,31 @@ from tests.deploy._processes import (
     processes,
     server_command,
 )
+from tests.deploy._racer import Racer, seat_racers
+from tests.server._client import Client
+
+
+class Clients:
+    """Opens clients and seats racers; every connection still open is closed at the end."""
+
+    def __init__(self) -> None:
+        self.opened: list[Client] = []
+        self.racers: list[Racer] = []
+
+    async def open(self, port: int) -> Client:
+        client = await Client.open(f"ws://127.0.0.1:{port}")
+        self.opened.append(client)
+        return client
+
+    async def seat(self, ports: Sequence[int]) -> list[Racer]:
+        """A racer on each port (the first one hosts), in a race that has started."""
+        self.racers += await seat_racers([await self.open(port) for port in ports])
+        return self.racers[-len(ports) :]
+
+    async def close(self) -> None:
+        for client in [*self.opened, *(racer.client for racer in self.racers)]:
+            await client.close()
+
 
 StartServers = Callable[..., list[tuple[Running, int]]]
 
@@ -27,6 +52,14 @@ def procs(tmp_path: Path) -> Iterator[Processes]:
     """Starts processes for the test; every one still running is stopped at the end."""
     with processes(tmp_path) as group:
         yield group
+
+
+@pytest.fixture
+async def clients(procs: Processes) -> AsyncIterator[Clients]:
+    """Clients of the test, closed before its processes are stopped."""
+    opened = Clients()
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture
