@@ -160,6 +160,11 @@ class Processes:
         for running in self.started:
             _signal_group(running.pid, signal.SIGKILL)
             running.popen.wait(DEADLINE_S)
+        wait_until(lambda: not self.leftovers(), "every started process to be gone")
+
+    def leftovers(self) -> list[int]:
+        """Live processes in the groups of the started processes (what they started included)."""
+        return group_members([running.pid for running in self.started])
 
 
 def _signal_group(pgid: int, signum: signal.Signals) -> None:
@@ -215,3 +220,15 @@ class RedisServer:
             s.sendall(b"PING\r\n")
             return s.recv(16).startswith(b"+PONG")
         return False
+
+
+def group_members(pgids: Sequence[int]) -> list[int]:
+    """Pids of live processes in any of the process groups `pgids`."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and alive(int(entry.name)):
+            with contextlib.suppress(OSError, IndexError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[2]) in pgids:
+                    members.append(int(entry.name))
+    return members

@@ -10,7 +10,7 @@ move is then resent under the same id after `resume`, so it is applied once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,6 +111,24 @@ class Racer:
         await self.client.wait_event(
             "progress", lambda event: (event.seat, event.moves) == (other.seat, other.version)
         )
+
+    async def move_through_a_crash(
+        self, move_id: str, crash: Callable[[], None], resume_url: str
+    ) -> None:
+        """Send a move, `crash` its server before the reply is read, resume, get it acknowledged.
+
+        The server may or may not have applied the move before it died; it is
+        resent under the same id after `resume` unless the reply came first.
+        """
+        sending = asyncio.ensure_future(self.send_move(move_id))
+        await asyncio.sleep(0)
+        await asyncio.to_thread(crash)
+        reply = await sending
+        assert reply is None or isinstance(reply, MoveOk), reply
+        await self.client.closed()
+        await self.resume(resume_url)
+        if reply is None:
+            await self.move(move_id)
 
     async def resume(self, url: str) -> None:
         """Reconnect to `url` and resume with the token and the last seq seen."""

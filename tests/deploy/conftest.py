@@ -36,8 +36,12 @@ class Clients:
 
     async def seat(self, ports: Sequence[int]) -> list[Racer]:
         """A racer on each port (the first one hosts), in a race that has started."""
-        self.racers += await seat_racers([await self.open(port) for port in ports])
-        return self.racers[-len(ports) :]
+        return await self.seat_clients([await self.open(port) for port in ports])
+
+    async def seat_clients(self, opened: Sequence[Client]) -> list[Racer]:
+        racers = await seat_racers(opened)
+        self.racers += racers
+        return racers
 
     async def close(self) -> None:
         for client in [*self.opened, *(racer.client for racer in self.racers)]:

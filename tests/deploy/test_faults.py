@@ -11,28 +11,14 @@ import asyncio
 import uuid
 from pathlib import Path
 
-from protocol import MoveOk
 from server.embedded import EmbeddedValkey
-from tests.deploy._processes import RedisServer, Running, alive
-from tests.deploy._racer import Racer, check_results
+from tests.deploy._processes import RedisServer, alive
+from tests.deploy._racer import check_results
 from tests.deploy.conftest import Clients, StartServers
 
 
 def _url(port: int) -> str:
     return f"ws://127.0.0.1:{port}"
-
-
-async def _move_through_a_kill(racer: Racer, move_id: str, server: Running) -> bool:
-    """Send a move and SIGKILL its server before the reply is read; whether it was acknowledged.
-
-    The server may or may not have applied the move before it died.
-    """
-    sending = asyncio.ensure_future(racer.send_move(move_id))
-    await asyncio.sleep(0)
-    await asyncio.to_thread(server.kill)
-    reply = await sending
-    assert reply is None or isinstance(reply, MoveOk), reply
-    return reply is not None
 
 
 async def test_a_killed_server_process_loses_no_acknowledged_move(
@@ -46,10 +32,7 @@ async def test_a_killed_server_process_loses_no_acknowledged_move(
         await ann.move(f"a{number}")
         await bob.move(f"b{number}")
 
-    acked = await _move_through_a_kill(ann, "a3", first)
-    await ann.resume(_url(second_port))
-    if not acked:
-        await ann.move("a3")
+    await ann.move_through_a_crash("a3", first.kill, _url(second_port))
     await bob.wait_event_of(ann)
     await ann.move("a4")
     await bob.move("b3")
