@@ -168,8 +168,10 @@ class Processes:
 
 
 def _signal_group(pgid: int, signum: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signum)
+    """Signal the group if it still has a member (then its id cannot have been reused)."""
+    if group_members([pgid]):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signum)
 
 
 @contextlib.contextmanager
