@@ -1,1 +1,1 @@
-"""Tests of deploy/: the topology run with real processes, faults done for real, the files checked."""
+"""Tests of deploy/: the topology run with real processes, real faults, the files checked."""
