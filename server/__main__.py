@@ -13,7 +13,7 @@ from server.app import RaceServer
 from server.config import Config, parse_args
 from server.embedded import EmbeddedValkey
 from server.store import Store
-from server.workers import run_workers
+from server.workers import run_workers, stop_with_parent
 
 _log = logging.getLogger("solrace")
 
@@ -36,6 +36,7 @@ async def serve(config: Config) -> None:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
+        stop_with_parent(stop.set)
         await stop.wait()
         _log.info("shutting down")
         await server.stop()

@@ -9,9 +9,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from functools import partial
 from pathlib import Path
 
-from tests.deploy._processes import Processes, alive, free_port, server_command
+from tests.deploy._processes import (
+    Processes,
+    Running,
+    alive,
+    free_port,
+    server_command,
+    wait_until,
+)
 from tests.deploy._racer import check_results
 from tests.deploy.conftest import Clients
 from tests.server._client import Client
@@ -60,12 +68,9 @@ def _holder(pids: list[int], client: Client, port: int) -> int:
     return pid
 
 
-async def test_two_workers_share_a_port_and_one_race(
-    procs: Processes, clients: Clients, tmp_path: Path
-) -> None:
-    port = free_port()
-    command = server_command(port, "--workers", "2", "--data-dir", str(tmp_path / "data"))
-    parent = procs.start("workers", command)
+async def _start_workers(procs: Processes, port: int, data: Path) -> tuple[Running, list[int]]:
+    """``solrace-server --workers 2``; returns once both workers listen. (parent, worker pids)"""
+    parent = procs.start("workers", server_command(port, "--workers", "2", "--data-dir", str(data)))
     workers: list[int] = []
 
     def both_listening() -> bool:
@@ -73,6 +78,14 @@ async def test_two_workers_share_a_port_and_one_race(
         return _listening(workers, port)
 
     await asyncio.to_thread(procs.check_running, parent, both_listening, "two workers")
+    return parent, workers
+
+
+async def test_two_workers_share_a_port_and_one_race(
+    procs: Processes, clients: Clients, tmp_path: Path
+) -> None:
+    port = free_port()
+    parent, workers = await _start_workers(procs, port, tmp_path / "data")
     by_worker: dict[int, Client] = {}
     for _ in range(40):
         client = await clients.open(port)
@@ -90,3 +103,24 @@ async def test_two_workers_share_a_port_and_one_race(
     assert await asyncio.to_thread(parent.terminate) == 0
     assert not any(alive(pid) for pid in workers)
     assert procs.leftovers() == [], "the embedded Valkey should stop with the parent"
+
+
+async def test_workers_stop_when_their_parent_is_killed(
+    procs: Processes, clients: Clients, tmp_path: Path
+) -> None:
+    """The next start finds the port free and stops the Valkey the parent left."""
+    port, data = free_port(), tmp_path / "data"
+    parent, workers = await _start_workers(procs, port, data)
+    [ann] = await clients.seat([port])
+    await ann.move("a0")
+    orphan = int((data / "valkey.pid").read_text())
+
+    await asyncio.to_thread(parent.kill)
+    gone = partial(lambda pids: not any(alive(pid) for pid in pids), workers)
+    await asyncio.to_thread(wait_until, gone, "the workers to stop")
+    assert alive(orphan), "the Valkey of a parent killed outright is left running"
+    await _start_workers(procs, port, data)
+    assert not alive(orphan)
+    await ann.resume(f"ws://127.0.0.1:{port}")
+    await ann.move("a1")
+    await check_results([ann])
