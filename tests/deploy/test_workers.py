@@ -17,6 +17,7 @@ from tests.deploy._processes import (
     Running,
     alive,
     free_port,
+    healthy,
     server_command,
     wait_until,
 )
@@ -108,7 +109,7 @@ async def test_two_workers_share_a_port_and_one_race(
 async def test_workers_stop_when_their_parent_is_killed(
     procs: Processes, clients: Clients, tmp_path: Path
 ) -> None:
-    """The next start finds the port free and stops the Valkey the parent left."""
+    """The port is left free: a server without SO_REUSEPORT can take it, and stops the Valkey."""
     port, data = free_port(), tmp_path / "data"
     parent, workers = await _start_workers(procs, port, data)
     [ann] = await clients.seat([port])
@@ -119,7 +120,8 @@ async def test_workers_stop_when_their_parent_is_killed(
     gone = partial(lambda pids: not any(alive(pid) for pid in pids), workers)
     await asyncio.to_thread(wait_until, gone, "the workers to stop")
     assert alive(orphan), "the Valkey of a parent killed outright is left running"
-    await _start_workers(procs, port, data)
+    server = procs.start("server", server_command(port, "--data-dir", str(data)))
+    await asyncio.to_thread(procs.check_running, server, partial(healthy, port), "a server")
     assert not alive(orphan)
     await ann.resume(f"ws://127.0.0.1:{port}")
     await ann.move("a1")
