@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 from functools import partial
 from pathlib import Path
 
@@ -126,3 +127,13 @@ async def test_workers_stop_when_their_parent_is_killed(
     await ann.resume(f"ws://127.0.0.1:{port}")
     await ann.move("a1")
     await check_results([ann])
+
+
+async def test_a_worker_that_dies_stops_the_set_with_a_failure(
+    procs: Processes, tmp_path: Path
+) -> None:
+    """The parent stops the other worker and its Valkey and exits 1, for a supervisor to act on."""
+    parent, workers = await _start_workers(procs, free_port(), tmp_path / "data")
+    os.kill(workers[0], signal.SIGKILL)
+    assert await asyncio.to_thread(parent.popen.wait, 30) == 1
+    assert procs.leftovers() == []
