@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
+
 import engine
 from protocol import (
     Error,
@@ -65,14 +67,14 @@ class Racer:
         request_id = next(client.ids)
         reply: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         client.replies[request_id] = reply
-        closed = asyncio.ensure_future(client.conn.wait_closed())
         try:
             await client.conn.send(encode(kind(id=request_id, **fields)))
+        except ConnectionClosed:
+            return None
+        closed = asyncio.ensure_future(client.conn.wait_closed())
+        try:
             waits: set[asyncio.Future[Any]] = {reply, closed}
             await asyncio.wait(waits, timeout=TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED)
-        except Exception:
-            if not closed.done():
-                raise
         finally:
             closed.cancel()
         if reply.done():
