@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench deploy-check clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,11 @@ lint: $(DEV_STAMP)
 
 test: lint
 	$(BIN)/pytest
+
+# The deploy/ topology on this host (Redis, three servers, HAProxy) and real faults.
+# Skips, saying why, without haproxy or redis-server.
+deploy-check: $(DEV_STAMP)
+	$(BIN)/pytest tests/deploy -rs
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -13,6 +13,7 @@ from server.app import RaceServer
 from server.config import Config, parse_args
 from server.embedded import EmbeddedValkey
 from server.store import Store
+from server.workers import run_workers, stop_with_parent
 
 _log = logging.getLogger("solrace")
 
@@ -34,6 +35,7 @@ async def serve(config: Config) -> None:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
+        stop_with_parent(stop.set)
         await stop.wait()
         _log.info("shutting down")
 
@@ -65,7 +67,10 @@ def main(argv: list[str] | None = None) -> None:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)
+    argv = sys.argv[1:] if argv is None else argv
     config = parse_args(argv)
+    if config.workers > 1:
+        sys.exit(asyncio.run(run_workers(config, argv)))
     try:
         import uvloop  # noqa: PLC0415 (optional: the fast loop where it is installed)
     except ImportError:

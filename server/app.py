@@ -80,6 +80,7 @@ class RaceServer:
             max_queue=64,
             ping_interval=20,
             ping_timeout=20,
+            reuse_port=self.config.reuse_port,
         )
 
     async def stop(self) -> None:

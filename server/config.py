@@ -29,6 +29,10 @@ class Config:
     """Messages refused for rate before the connection is closed."""
     shutdown_grace_s: float = 5.0
     """How long a shutdown may take: sockets still open then are aborted, room work cancelled."""
+    workers: int = 1
+    """Server processes sharing the port; more than one needs a fixed port."""
+    reuse_port: bool = False
+    """Listen with SO_REUSEPORT, so several processes share one port."""
 
 
 _DEFAULTS = Config()
@@ -58,7 +62,22 @@ def parse_args(argv: list[str] | None = None) -> Config:
         default=_DEFAULTS.finished_room_ttl_s,
         help="seconds a room is kept after its race ends",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.environ.get("SOLRACE_WORKERS", "1"),
+        help="server processes on one port, sharing one Redis (default: $SOLRACE_WORKERS, else 1)",
+    )
+    parser.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share the port with other processes (SO_REUSEPORT)",
+    )
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.workers > 1 and args.port == 0:
+        parser.error("--workers needs a fixed --port (port 0 would give each worker its own)")
     return Config(
         host=args.host,
         port=args.port,
@@ -66,4 +85,6 @@ def parse_args(argv: list[str] | None = None) -> Config:
         data_dir=args.data_dir,
         key_prefix=args.prefix,
         finished_room_ttl_s=args.room_ttl,
+        workers=args.workers,
+        reuse_port=args.reuse_port or args.workers > 1,
     )
