@@ -33,12 +33,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from engine._origins import Layout, Origins, dealt, follow
 from engine.display import View, view
 from engine.game import apply, new_game
 from engine.moves import Move
-from engine.rules import Rules
 from engine.state import GameState
 from engine.variants import find_variant
 
@@ -109,7 +109,7 @@ def spectator_view(game: TrackedGame, known: Seen | None) -> View:
     full = view(game.state)
     if known is None:
         return full
-    shown = _shown(find_variant(game.state.variant), known)
+    shown = _shown(game.state.variant, known).__getitem__
     origins = game.origins
     tableau = tuple(map(_masked, full.tableau, origins.tableau, [shown] * len(full.tableau)))
     foundations = tuple(
@@ -123,8 +123,11 @@ def spectator_view(game: TrackedGame, known: Seen | None) -> View:
     return replace(full, tableau=tableau, foundations=foundations, waste=waste, reserve=reserve)
 
 
-def _shown(rules: Rules, known: Seen) -> Callable[[int], bool]:
-    """Whether a card of a given origin may be shown, given what all have seen."""
+@lru_cache(maxsize=64)
+def _shown(variant: str, known: Seen) -> bytes:
+    """Whether a card of each origin may be shown (1) or not (0), given what all
+    have seen: a table over every origin, made once per (variant, known)."""
+    rules = find_variant(variant)
     layout = Layout.of(rules)
     total = rules.total
 
@@ -138,11 +141,11 @@ def _shown(rules: Rules, known: Seen) -> Callable[[int], bool]:
             return layout.reserve_end - 1 - position < known.reserve
         return position - layout.reserve_end < known.stock
 
-    return shown
+    return bytes(map(shown, range(total * (rules.redeals + 1))))
 
 
 def _masked(
-    texts: tuple[str, ...], origins: tuple[int, ...], shown: Callable[[int], bool]
+    texts: tuple[str, ...], origins: tuple[int, ...], shown: Callable[[int], int]
 ) -> tuple[str, ...]:
     if all(map(shown, origins)):
         return texts

@@ -40,6 +40,8 @@ class Spectate:
         self.games = {player.seat: Shown(self.start, 0, 0) for player in room.players}
         self.sent: dict[int, BoardView] = {}
         """The board each seat was last shown as, to every spectator."""
+        self.known: engine.Seen | None = engine.seen(self.start.state)
+        """What all players still racing had seen when boards were last sent."""
         self.wanted: dict[int, tuple[int, int]] = {}
         self.workers: dict[int, asyncio.Task[None]] = {}
         self.handles: set[asyncio.TimerHandle] = set()
@@ -112,7 +114,12 @@ class Spectate:
         """The board of `seat`, then every other board that shows more than when last
         sent (a seat that has not moved shows its deal, which hides nothing)."""
         news = []
+        known = _latest(self.known, known)
+        others = known != self.known
+        self.known = known
         for each in sorted(self.games, key=lambda other: other != seat):
+            if each != seat and not others:
+                continue
             shown = self.games[each]
             board = _board(shown.game, known)
             if each == seat or (shown.version and self.sent.get(each) != board):
@@ -132,15 +139,19 @@ class Spectate:
         self.games[seat] = Shown(game, shown.version + len(log), at_ms)
 
     async def _known(self) -> engine.Seen | None:
-        """What every player still racing has seen of the deal; None once nobody races."""
+        """What every player still racing has seen of the deal; None once nobody races.
+        A game that cannot be read counts as one that has seen only the deal."""
         room = await self.hub.room(self.code)
         if room.phase != "racing" or room.race_no != self.race_no:
             return None
         records = await asyncio.gather(
             *(self.hub.store.load_player(self.code, player.seat) for player in room.players)
         )
-        racing = [record for record in records if record and record.outcome == "playing"]
-        return engine.seen_by_all(engine.from_bytes(record.state) for record in racing)
+        return engine.seen_by_all(
+            engine.from_bytes(record.state) if record else self.start.state
+            for record in records
+            if record is None or record.outcome == "playing"
+        )
 
 
 REVEAL = -1
@@ -153,6 +164,18 @@ class Shown(NamedTuple):
     game: engine.TrackedGame
     version: int
     at_ms: int
+
+
+def _latest(old: engine.Seen | None, new: engine.Seen | None) -> engine.Seen | None:
+    """What all have seen only grows during a race, so of two reads (which workers may
+    finish out of order) each part's larger value is still true."""
+    if old is None or new is None:
+        return None
+    return engine.Seen(
+        stock=max(old.stock, new.stock),
+        reserve=max(old.reserve, new.reserve),
+        redeals=max(old.redeals, new.redeals),
+    )
 
 
 def _board(game: engine.TrackedGame, known: engine.Seen | None) -> BoardView:
