@@ -21,8 +21,10 @@ Rulings (docs/rules.md, "Spectators during a race"):
 - A fan of Little Billie after a racer's ``k``-th redeal, and every card that
   racer sent home from it, are shown once every racer still racing has made
   ``k`` redeals.
-- A foundation's top implies every card beneath it, so the top is shown only
-  when every card on that foundation may be shown.
+- A foundation's top implies every card beneath it, and a foundation builds
+  in sequence, so one hidden top beside its last shown top would name the
+  card that went there: while any card on any of a racer's foundations may
+  not be shown, every non-empty foundation top of that racer is hidden.
 - Counts are always kept: pile lengths, stock and hidden reserve counts,
   passes left, cards home, outcome.
 - A racer who has finished no longer limits what is shown; with nobody
@@ -112,10 +114,9 @@ def spectator_view(game: TrackedGame, known: Seen | None) -> View:
     shown = _shown(game.state.variant, known).__getitem__
     origins = game.origins
     tableau = tuple(map(_masked, full.tableau, origins.tableau, [shown] * len(full.tableau)))
-    foundations = tuple(
-        top if top is None or all(map(shown, pile)) else HIDDEN_CARD
-        for top, pile in zip(full.foundations, origins.foundations, strict=True)
-    )
+    foundations = full.foundations
+    if not all(all(map(shown, pile)) for pile in origins.foundations):
+        foundations = tuple(None if top is None else HIDDEN_CARD for top in foundations)
     reserve = full.reserve
     if reserve is not None and not shown(origins.reserve[-1]):
         reserve = HIDDEN_CARD

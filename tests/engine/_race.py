@@ -195,10 +195,11 @@ def check_positions(race: Race, racer: Racer, board: View) -> None:
         for text, origin in zip(texts, where, strict=True):
             if origin < rules.total:
                 assert (text != HIDDEN_CARD) == (public is None or origin in public)
-    for top, where in zip(board.foundations, origins.foundations, strict=True):
-        if top is not None and all(origin < rules.total for origin in where):
-            allowed = public is None or all(origin in public for origin in where)
-            assert (top != HIDDEN_CARD) == allowed
+    home = [origin for pile in origins.foundations for origin in pile]
+    if all(origin < rules.total for origin in home):
+        allowed = public is None or all(origin in public for origin in home)
+        for top in board.foundations:
+            assert top is None or (top != HIDDEN_CARD) == allowed
 
 
 def check_card_counts(race: Race, board: View) -> None:
@@ -226,7 +227,7 @@ def _shown_cards(rules: Rules, board: View) -> list[int]:
 
 def check_redeals(race: Race, racer: Racer, board: View) -> None:
     """Little Billie: after a redeal none of the other racing players has made,
-    no fan card and no foundation that grew since is shown."""
+    no fan card is shown, nor any foundation once one has grown since."""
     common = race.common()
     made = len(racer.tops_before_redeal)
     if not find_variant(race.variant).redeals:
@@ -235,10 +236,10 @@ def check_redeals(race: Race, racer: Racer, board: View) -> None:
         assert board == view(racer.game.state)
         return
     assert all(text == HIDDEN_CARD for pile in board.tableau for text in pile)
-    before = racer.tops_before_redeal[common[2]]
-    for top, old, now in zip(board.foundations, before, racer.game.state.foundations, strict=True):
+    grown = racer.tops_before_redeal[common[2]] != racer.game.state.foundations
+    for top, now in zip(board.foundations, racer.game.state.foundations, strict=True):
         expected = None if now == EMPTY else format_card(now)
-        assert top == (expected if old == now else HIDDEN_CARD)
+        assert top == (HIDDEN_CARD if grown and expected else expected)
 
 
 def _hidden_places(board: View) -> list[str]:

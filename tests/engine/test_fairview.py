@@ -108,25 +108,30 @@ def test_a_redealt_layout_shows_once_every_racer_has_redealt() -> None:
     assert masked.foundations == view(a.state).foundations
     a = first_moves(a, 1)
     masked = spectator_view(a, seen_by_all([a.state, b.state]))
-    changed = [i for i, top in enumerate(masked.foundations) if top != view(b.state).foundations[i]]
-    assert [masked.foundations[i] for i in changed] == [HIDDEN_CARD]
+    assert masked.foundations == tuple(
+        None if top is None else HIDDEN_CARD for top in view(a.state).foundations
+    )
     b = moves(b, "redeal")
     assert b.state.tableau == redealt.state.tableau, "the same cards left give the same fans"
     assert spectator_view(a, seen_by_all([a.state, b.state])) == view(a.state)
 
 
-def test_a_foundation_is_hidden_when_any_card_beneath_its_top_is() -> None:
-    """Stock positions of Little Forty start at 40; ``45`` is the sixth card drawn."""
+def test_every_foundation_is_hidden_while_any_card_on_one_is() -> None:
+    """Stock positions of Little Forty start at 40; ``45`` is the sixth card drawn.
+    Hiding only the foundation that grew would name its card: the one after the
+    top shown before."""
     state = replace(
         TrackedGame.start(FORTY, DEAL_1).state,
         tableau=piles([], 10),
-        foundations=(card("3c"), *[EMPTY] * 7),
+        foundations=(card("3c"), card("Ah"), *[EMPTY] * 6),
         stock=(),
     )
-    origins = Origins(piles([], 10), ((3, 45, 7), *[()] * 7), (), (), ())
+    origins = Origins(piles([], 10), ((3, 45, 7), (9,), *[()] * 6), (), (), ())
     game = TrackedGame(state, origins)
-    assert spectator_view(game, Seen(stock=5, reserve=0, redeals=0)).foundations[0] == HIDDEN_CARD
-    assert spectator_view(game, Seen(stock=6, reserve=0, redeals=0)).foundations[0] == "3c"
+    hidden = spectator_view(game, Seen(stock=5, reserve=0, redeals=0)).foundations
+    assert hidden == (HIDDEN_CARD, HIDDEN_CARD, *[None] * 6)
+    shown = spectator_view(game, Seen(stock=6, reserve=0, redeals=0)).foundations
+    assert shown == ("3c", "Ah", *[None] * 6)
 
 
 def test_seen_counts_each_secret_order() -> None:
