@@ -4,6 +4,7 @@ from engine.codec import from_bytes, to_bytes
 from engine.deal import DEAL_ALGO_VERSION
 from engine.display import View, view
 from engine.errors import EngineError, IllegalMove, InvalidMove, UnknownVariant
+from engine.fairview import HIDDEN_CARD, Seen, TrackedGame, seen, seen_by_all, spectator_view
 from engine.game import apply, new_game, replay
 from engine.legal import legal_moves
 from engine.moves import Move
@@ -14,6 +15,7 @@ from engine.variants import VARIANT_KEYS, find_variant
 
 __all__ = [
     "DEAL_ALGO_VERSION",
+    "HIDDEN_CARD",
     "VARIANT_KEYS",
     "EngineError",
     "GameState",
@@ -22,6 +24,8 @@ __all__ = [
     "Move",
     "Outcome",
     "Rules",
+    "Seen",
+    "TrackedGame",
     "UnknownVariant",
     "View",
     "apply",
@@ -32,6 +36,9 @@ __all__ = [
     "outcome",
     "progress",
     "replay",
+    "seen",
+    "seen_by_all",
+    "spectator_view",
     "to_bytes",
     "view",
 ]

@@ -18,7 +18,8 @@ Billie), ``f2`` foundation 2, ``w`` the waste (discard pile), ``r`` the reserve.
 ==============  ===========================================================
 
 ``Move.parse(text).format() == text`` for every text in this canonical form;
-parsing also accepts extra spaces and upper case.
+parsing also accepts extra spaces and upper case. The notation is ASCII: any
+other text, Unicode digits and spaces included, is refused with `InvalidMove`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ Target = Literal["t", "f"]
 
 _SIMPLE: tuple[Action, ...] = ("draw", "recycle", "deal", "redeal")
 MAX_INDEX = 99
+"""Highest pile number the notation reads."""
+MAX_COUNT = 104
+"""Highest card count the notation reads (every card of two decks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,9 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
+        """The move ``text`` names; `InvalidMove` for any text that is not the notation."""
+        if not text.isascii():
+            raise InvalidMove(f"cannot read move {text!r}: the notation uses plain ASCII only")
         words = text.strip().lower().split()
         if len(words) == 1 and words[0] in _SIMPLE:
             return cls(action=words[0])
@@ -79,10 +86,19 @@ class Move:
         return self.format()
 
 
+def _number(digits: str, most: int) -> int | None:
+    """``digits`` as a number from 1 to ``most``, or ``None`` when they are not one."""
+    if not digits.isdigit() or len(digits.lstrip("0")) > len(str(most)):
+        return None
+    value = int(digits)
+    return value if 1 <= value <= most else None
+
+
 def _parse_index(digits: str, text: str) -> int:
-    if not digits.isdigit() or not 1 <= int(digits) <= MAX_INDEX:
+    value = _number(digits, MAX_INDEX)
+    if value is None:
         raise InvalidMove(f"cannot read move {text!r}: bad pile number {digits!r}")
-    return int(digits) - 1
+    return value - 1
 
 
 def _parse_source(word: str, text: str) -> tuple[Source, int, int | None]:
@@ -94,9 +110,10 @@ def _parse_source(word: str, text: str) -> tuple[Source, int, int | None]:
     index = _parse_index(pile, text)
     if not _:
         return "t", index, None
-    if not count_text.isdigit() or not 1 <= int(count_text) <= 104:
+    count = _number(count_text, MAX_COUNT)
+    if count is None:
         raise InvalidMove(f"cannot read move {text!r}: bad card count {count_text!r}")
-    return "t", index, int(count_text)
+    return "t", index, count
 
 
 def _parse_target(word: str, text: str) -> tuple[Target, int | None]:

@@ -3,6 +3,7 @@
 See docs/protocol.md for the full description.
 """
 
+from engine import HIDDEN_CARD
 from protocol._types import FinishOutcome, GameOutcome, Phase, PlayerOutcome, Role
 from protocol.board import BoardView
 from protocol.client_messages import (
@@ -67,6 +68,7 @@ from protocol.server_messages import (
 
 __all__ = [
     "CLIENT_ADAPTER",
+    "HIDDEN_CARD",
     "PROTOCOL_VERSION",
     "SERVER_ADAPTER",
     "BoardShown",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
-from engine import VARIANT_KEYS
+from engine import HIDDEN_CARD, VARIANT_KEYS
 from protocol import limits
 
 
@@ -78,7 +79,10 @@ SeedHex = Annotated[
         min_length=2, max_length=2 * limits.MAX_SEED_BYTES, pattern=r"^(?:[0-9a-f]{2})+$"
     ),
 ]
-CardText = Annotated[str, StringConstraints(pattern=r"^[A2-9TJQK][cdhs]$")]
+BoardCard = Annotated[
+    str, StringConstraints(pattern=r"^(?:[A2-9TJQK][cdhs]|" + re.escape(HIDDEN_CARD) + ")$")
+]
+"""A card on a board: its text, or `HIDDEN_CARD` where a spectator may not see it yet."""
 
 Role = Literal["player", "spectator"]
 Phase = Literal["lobby", "countdown", "racing", "finished"]

@@ -1,4 +1,10 @@
-"""What one player may see of one game, on the wire (mirrors `engine.View`)."""
+"""What one player may see of one game, on the wire (mirrors `engine.View`).
+
+A board sent to spectators during a race may hold `HIDDEN_CARD` (``"??"``)
+where a card is that some player still racing has not yet seen in their own
+game (see docs/rules.md, "Spectators during a race"). A player's own board
+never holds it. It stands for one card, so every count stays true.
+"""
 
 from __future__ import annotations
 
@@ -8,23 +14,24 @@ from pydantic import Field
 
 from engine import View
 from protocol import limits
-from protocol._types import CardText, Count, GameOutcome, Model, Progress, VariantKey
+from protocol._types import BoardCard, Count, GameOutcome, Model, Progress, VariantKey
 
-Pile = Annotated[tuple[CardText, ...], Field(max_length=limits.MAX_CARDS)]
+Pile = Annotated[tuple[BoardCard, ...], Field(max_length=limits.MAX_CARDS)]
 
 
 class BoardView(Model):
-    """Face-down cards appear only as counts (``stock``, ``reserve_hidden``)."""
+    """Face-down cards appear only as counts (``stock``, ``reserve_hidden``);
+    cards a spectator may not see yet appear as `HIDDEN_CARD`."""
 
     variant: VariantKey
     tableau: Annotated[tuple[Pile, ...], Field(max_length=limits.MAX_PILES)]
     """Each pile bottom to top, cards as text (``"Qh"``)."""
-    foundations: Annotated[tuple[CardText | None, ...], Field(max_length=limits.MAX_FOUNDATIONS)]
+    foundations: Annotated[tuple[BoardCard | None, ...], Field(max_length=limits.MAX_FOUNDATIONS)]
     """Top card of each foundation, ``None`` when empty."""
     stock: Annotated[int, Field(ge=0, le=limits.MAX_CARDS)]
     waste: Pile
     """Bottom to top; only the last card plays."""
-    reserve: CardText | None
+    reserve: BoardCard | None
     reserve_hidden: Annotated[int, Field(ge=0, le=limits.MAX_CARDS)]
     passes_left: Count | None
     """Turn-overs or redeals still allowed; ``None`` when unlimited."""

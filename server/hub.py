@@ -176,6 +176,8 @@ class Hub:
             self.changed[code] = seq
             self.rooms.pop(code, None)
             self._spawn(self._refresh(code))
+            if spectate := self.spectate.get(code):
+                spectate.changed(seq)
 
     async def _refresh(self, code: str) -> None:
         """Reload the room, re-arm its timer and its spectator boards.

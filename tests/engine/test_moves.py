@@ -1,6 +1,8 @@
 """Move notation: the text players type and the wire carries must read back unchanged."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import EngineError, InvalidMove
 from engine.moves import Move
@@ -132,3 +134,38 @@ def test_nothing_can_be_named_onto_the_reserve_or_waste() -> None:
 
 def test_invalid_move_is_an_engine_error() -> None:
     assert issubclass(InvalidMove, EngineError)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "t\u00b2 t1",
+        "t1 t\u0663",
+        "t\u0661 f",
+        "t1:\u0662 t2",
+        "t1 f\uff15",
+        "\uff541 t2",
+        "t1\u3000t2",
+        "dr\u0430w",
+        "t1:" + "1" * 5000 + " t2",
+        "t" + "9" * 5000 + " t1",
+    ],
+)
+def test_text_outside_the_ascii_notation_raises_invalid_move(text: str) -> None:
+    with pytest.raises(InvalidMove):
+        Move.parse(text)
+
+
+def test_leading_zeros_still_read_as_the_number() -> None:
+    assert Move.parse("t007:0003 f08") == Move("move", "t", 6, 3, "f", 7)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=24) | st.from_regex(r"\A[trwf]\w{0,4}(:\w{0,4})? [tf]\w{0,4}\Z"))
+def test_any_text_parses_or_raises_invalid_move_only(text: str) -> None:
+    try:
+        move = Move.parse(text)
+    except InvalidMove:
+        return
+    assert text.isascii()
+    assert Move.parse(move.format()) == move

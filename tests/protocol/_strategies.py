@@ -42,7 +42,8 @@ tokens = st.text(
 digests = hex_text(32, 32)
 seeds = hex_text(1, limits.MAX_SEED_BYTES)
 cards = st.builds(lambda r, s: r + s, st.sampled_from("A23456789TJQK"), st.sampled_from("cdhs"))
-piles = st.lists(cards, max_size=6).map(tuple)
+board_cards = cards | st.just(p.HIDDEN_CARD)
+piles = st.lists(board_cards, max_size=6).map(tuple)
 game_outcomes = st.sampled_from(["playing", "won", "stuck"])
 player_outcomes = st.sampled_from(["playing", "won", "stuck", "resigned", "timeout"])
 finish_outcomes = st.sampled_from(["won", "stuck", "resigned", "timeout"])
@@ -59,10 +60,10 @@ boards = st.builds(
     p.BoardView,
     variant=variants,
     tableau=st.lists(piles, max_size=limits.MAX_PILES).map(tuple),
-    foundations=st.lists(st.none() | cards, max_size=limits.MAX_FOUNDATIONS).map(tuple),
+    foundations=st.lists(st.none() | board_cards, max_size=limits.MAX_FOUNDATIONS).map(tuple),
     stock=st.integers(0, limits.MAX_CARDS),
     waste=piles,
-    reserve=st.none() | cards,
+    reserve=st.none() | board_cards,
     reserve_hidden=st.integers(0, limits.MAX_CARDS),
     passes_left=st.none() | st.integers(0, 5),
     base_rank=st.integers(1, 13),

@@ -8,7 +8,7 @@ from typing import Any, get_args
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 import engine
 import protocol as p
@@ -72,6 +72,49 @@ def test_board_view_mirrors_the_engine_view(variant: str) -> None:
         "total": view.total,
     }
     assert list(p.BoardView.model_fields) == [f.name for f in dataclasses.fields(engine.View)]
+
+
+AHEAD = {
+    "little-forty": ["draw"],
+    "little-milligan": ["deal"],
+    "double-canfield-40": ["r f2"],
+    "little-billie": ["t3 f2", "t11 f7", "t13 f4", "t15 f3", "t18 f2", "t1 f2", "t25 f1", "redeal"],
+}
+"""Moves on public deal 1 that turn up something of the deal's secret orders."""
+
+
+def spectators_board(variant: str) -> engine.View:
+    """A racer's board after those moves, seen while another racer has made none."""
+    game = engine.TrackedGame.start(variant, b"deal:1")
+    for text in AHEAD[variant]:
+        game = game.apply(engine.Move.parse(text))
+    other = engine.new_game(variant, b"deal:1")
+    return engine.spectator_view(game, engine.seen_by_all([game.state, other]))
+
+
+@pytest.mark.parametrize("variant", engine.VARIANT_KEYS)
+def test_a_spectators_board_with_hidden_cards_round_trips(variant: str) -> None:
+    view = spectators_board(variant)
+    board = p.BoardView.from_engine(view)
+    texts: list[str | None] = [*(card for pile in board.tableau for card in pile), *board.waste]
+    texts += [*board.foundations, board.reserve]
+    assert p.HIDDEN_CARD in texts
+    shown = p.BoardShown(seat=1, board=board, version=2, at_ms=5)
+    frame = p.encode_event_frame(7, p.encode(shown))
+    assert p.decode_server(frame) == p.EventFrame(seq=7, event=shown)
+
+
+@pytest.mark.parametrize("text", ["?", "???", "?c", "A?", "xx", "", "10h"])
+def test_only_the_one_placeholder_stands_for_a_card(text: str) -> None:
+    board = p.BoardView.from_engine(engine.view(engine.new_game("little-forty", b"deal:1")))
+    data = board.model_dump()
+    for field, value in (("waste", (text,)), ("reserve", text), ("tableau", ((text,),))):
+        with pytest.raises(ValidationError):
+            p.BoardView.model_validate({**data, field: value})
+
+
+def test_the_placeholder_is_the_engines() -> None:
+    assert p.HIDDEN_CARD == engine.HIDDEN_CARD == "??"
 
 
 def test_defaults_match_the_shared_design() -> None:

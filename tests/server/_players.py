@@ -21,6 +21,7 @@ from bench.greedy import play as greedy_play
 from bench.greedy import rank_move
 from engine.cards import parse_card, rank_of, suit_of
 from protocol import (
+    HIDDEN_CARD,
     BoardView,
     Countdown,
     CreateRoom,
@@ -70,6 +71,17 @@ def pin_secrets(server: RaceServer, *secrets: bytes) -> None:
 
 def board_of(state: engine.GameState) -> BoardView:
     return BoardView.from_engine(engine.view(state))
+
+
+def conceals(shown: BoardView, true: BoardView) -> bool:
+    """Whether ``shown`` is ``true`` with some cards replaced by the placeholder."""
+
+    def same(mine: Any, theirs: Any) -> bool:
+        if isinstance(mine, tuple) and isinstance(theirs, tuple):
+            return len(mine) == len(theirs) and all(map(same, mine, theirs))
+        return bool(mine == theirs or (mine == HIDDEN_CARD and isinstance(theirs, str)))
+
+    return all(same(getattr(shown, name), getattr(true, name)) for name in BoardView.model_fields)
 
 
 @dataclass(frozen=True)

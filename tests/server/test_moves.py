@@ -154,6 +154,18 @@ async def test_unreadable_move_text_is_invalid(connect: Connect, store: Store) -
     assert await store.move_log(code, 0) == []
 
 
+async def test_move_text_outside_the_ascii_notation_is_invalid(
+    connect: Connect, store: Store
+) -> None:
+    """A superscript two, an Arabic-Indic three, a full-width five: never read as digits."""
+    (ann,), code = await _racing(connect)
+    for text in ("t\u00b2 t1", "t1 t\u0663", "w t\uff15", "t1:\u0662 t2"):
+        reply = await ann.call(MakeMove, move=text, move_id="x", expected_version=0)
+        assert reply.type == "error" and reply.code == ErrorCode.MOVE_INVALID, text
+        assert reply.version == 0 and "ASCII" in reply.message
+    assert await store.move_log(code, 0) == []
+
+
 async def test_moves_before_the_start_are_not_racing(connect: Connect) -> None:
     ann, bob = await connect(), await connect()
     settings = Settings(countdown_s=5, deal_number=DEAL)
