@@ -30,7 +30,7 @@ from server import _rooms
 from server import race as races
 from server._services import Services, now_ms
 from server.room import Room, RoomError, Transition
-from server.store import Duplicate, PlayerFinished, VersionConflict
+from server.store import AlreadyFinished, Duplicate, VersionConflict
 
 if TYPE_CHECKING:
     from server.session import Session
@@ -85,7 +85,7 @@ async def move(session: Session, message: MakeMove) -> MoveOk | None:
     except VersionConflict as conflict:
         session.game = None
         raise _stale(conflict.current) from None
-    except PlayerFinished:
+    except AlreadyFinished:
         session.game = None
         raise RoomError(ErrorCode.MOVE_FINISHED, "your race is over") from None
     if isinstance(result, Duplicate):

@@ -34,6 +34,7 @@ from server import handlers
 from server._services import Services, now_ms
 from server.ratelimit import TokenBucket
 from server.room import RoomError
+from server.store import StoreUnavailable
 
 _log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 10.0
@@ -171,6 +172,11 @@ class Session:
             self.services.metrics.errors.inc()
             version = getattr(error, "version", None)
             reply = Error(id=message.id, code=error.code, message=error.message, version=version)
+        except StoreUnavailable:
+            _log.warning("request %s failed: storage unavailable", message.type)
+            self.services.metrics.errors.inc()
+            text = "storage is unavailable right now; send the request again shortly"
+            reply = Error(id=message.id, code=ErrorCode.SERVER_BUSY, message=text)
         except ConnectionClosed:
             raise
         except Exception:

@@ -8,75 +8,51 @@ event to the room stream under the explicit id `<seq>-0` and publishes it as
 `<seq>\\n<event>`. A room's write version guards the room record; each player's game
 has its own record and version, so players' moves never contend on one key. Script
 calls made in the same event-loop iteration go to Redis in one pipeline (group
-commit, see `server._store_scripts`). Moves carry a client move id; a retried id
+commit, see server.store._runner). Moves carry a client move id; a retried id
 returns the stored result as `Duplicate` without applying anything.
 
-Where each piece lives: see `RoomKeys` in server._store_types.
+Where each piece lives: server.store._keys. The scripts and the functions that
+build their KEYS and ARGV by name: server.store._lua_room and _lua_player.
 
-API: `Store.connect(url, prefix)` / `close()`. Rooms: `create_room`, `load_room`,
-`save_room` (room + events, guarded by the room version), `start_race` (room + a fresh
-game per seat), `expire_room`, `room_count`. Games: `load_player`, `commit_move`
-(guarded by the player's version, idempotent per move id), `finish_player` (resign,
-timeout), `move_log`. Events: `events_since` (replay for a resuming client, or None:
-send a snapshot), `feed()` (live events of the rooms this process serves, across
-processes and Redis restarts; see server._store_feed). Tokens: `bind_token`,
-`find_token`, `unbind_token`, keyed by the token's SHA-256, never the token.
+Lifecycle: ``async with await Store.connect(url, prefix) as store: ...``, or
+`close()` by hand. Closing is idempotent and safe to call from several tasks at
+once; it waits at most `close_timeout_s` for writes in flight.
 
-Expiry: `expire_room` gives every key of a room (and its tokens) one time to live,
-or takes it away again when a finished room comes back into use.
+Errors: a refusal is a `StoreError` (`NotFound`, `VersionConflict`,
+`AlreadyFinished`); Redis being unreachable, loading, read-only or out of memory is
+`StoreUnavailable`, from every verb.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
+from types import TracebackType
 from typing import Any
 
 import msgpack
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
-from redis.typing import EncodableT
 
-from server import _lua
-from server._lua import Status
-from server._store_feed import RoomEvent, RoomFeed, RoomGap
-from server._store_reads import StoreReads
-from server._store_scripts import Script, ScriptRunner
-from server._store_types import (
+from server.store import _lua_player, _lua_room
+from server.store._edge import translated
+from server.store._feed import RoomFeed
+from server.store._lua import EventTarget
+from server.store._reads import StoreReads
+from server.store._runner import ScriptRunner
+from server.store._script import Call, Status
+from server.store._types import (
+    AlreadyFinished,
     CommitResult,
     Duplicate,
-    LoggedMove,
     NotFound,
-    PlayerFinished,
-    PlayerRecord,
-    RoomKeys,
-    RoomRecord,
-    StoreError,
-    TokenBinding,
     VersionConflict,
 )
 
-__all__ = [
-    "CommitResult",
-    "Duplicate",
-    "LoggedMove",
-    "NotFound",
-    "PlayerFinished",
-    "PlayerRecord",
-    "RoomEvent",
-    "RoomFeed",
-    "RoomGap",
-    "RoomRecord",
-    "Store",
-    "StoreError",
-    "TokenBinding",
-    "VersionConflict",
-]
-
-_PLAYING = "playing"
 POOL_WAIT_S = 10.0
 """How long a command waits for a free connection before it fails."""
+SCRIPTS = (*_lua_room.SCRIPTS, _lua_player.COMMIT_MOVE, _lua_player.FINISH_PLAYER)
 
 
 def _checked(reply: list[Any]) -> list[Any]:
@@ -87,7 +63,7 @@ def _checked(reply: list[Any]) -> list[Any]:
     if status is Status.CONFLICT:
         raise VersionConflict(int(reply[1]))
     if status is Status.FINISHED:
-        raise PlayerFinished
+        raise AlreadyFinished
     return reply[1:]
 
 
@@ -95,14 +71,23 @@ class Store(StoreReads):
     """The store speaks the domain; see the module doc for how it maps onto Redis."""
 
     def __init__(
-        self, client: Redis, prefix: str, *, group_commit: bool, stream_maxlen: int
+        self,
+        client: Redis,
+        prefix: str,
+        *,
+        group_commit: bool = True,
+        stream_maxlen: int = 4096,
+        close_timeout_s: float = 5.0,
     ) -> None:
         super().__init__(client, prefix)
         self._maxlen = stream_maxlen
+        self._close_timeout_s = close_timeout_s
         self._runner = ScriptRunner(client, group=group_commit)
         self._feed: RoomFeed | None = None
+        self._closing: asyncio.Task[None] | None = None
 
     @classmethod
+    @translated
     async def connect(
         cls,
         url: str,
@@ -111,37 +96,72 @@ class Store(StoreReads):
         group_commit: bool = True,
         stream_maxlen: int = 4096,
         max_connections: int = 64,
+        retries: int = 10,
+        close_timeout_s: float = 5.0,
     ) -> Store:
         """Connect and load the scripts (which also checks that Redis answers).
 
         At most `max_connections` commands are in flight at once; more wait for a
-        free connection (a burst of requests queues instead of failing).
-
-        Commands ride out a short outage (a Redis restart): a lost connection is
-        retried with backoff for a few seconds before the error reaches the caller.
+        free connection (a burst of requests queues instead of failing). A lost
+        connection is retried `retries` times with backoff (a Redis restart takes
+        a few seconds) before `StoreUnavailable` reaches the caller.
         """
         pool = BlockingConnectionPool.from_url(
             url,
             max_connections=max_connections,
             timeout=POOL_WAIT_S,
-            retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.02), retries=10),
+            retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.02), retries=retries),
             socket_connect_timeout=5,
         )
         client = Redis.from_pool(pool)
-        store = cls(client, prefix, group_commit=group_commit, stream_maxlen=stream_maxlen)
+        store = cls(
+            client,
+            prefix,
+            group_commit=group_commit,
+            stream_maxlen=stream_maxlen,
+            close_timeout_s=close_timeout_s,
+        )
         try:
-            await store._runner.load(_lua.SCRIPTS)
+            await store._runner.load(SCRIPTS)
         except BaseException:
             await client.aclose()
             raise
         return store
 
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.close()
+
     async def close(self) -> None:
-        """Close the feeds, let writes in flight finish, then close the connections."""
+        """Close the feed, let writes in flight finish (within the close timeout), disconnect.
+
+        Every call, from any task, returns once the store is closed; later calls do
+        nothing more.
+        """
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._shut())
+        await asyncio.shield(self._closing)
+
+    @property
+    def closed(self) -> bool:
+        """True once `close()` has finished."""
+        return self._closing is not None and self._closing.done()
+
+    async def _shut(self) -> None:
         if self._feed is not None:
             await self._feed.close()
-            self._feed = None
-        await self._runner.drain()
+        try:
+            async with asyncio.timeout(self._close_timeout_s):
+                await self._runner.drain()
+        except TimeoutError:
+            await self._runner.cancel()
         await self._client.aclose()
 
     @property
@@ -154,10 +174,6 @@ class Store(StoreReads):
         """Script calls made so far."""
         return self._runner.calls
 
-    def pubsub(self) -> PubSub:
-        """A fresh pub/sub connection object (used by the feed)."""
-        return self._client.pubsub()
-
     def feed(self) -> RoomFeed:
         """The live feed of room events for this process; call in a running event loop.
 
@@ -168,23 +184,18 @@ class Store(StoreReads):
             self._feed = RoomFeed(self)
         return self._feed
 
-    def _deliver_own(self, code: str, seqs: Sequence[int], events: Sequence[bytes]) -> None:
-        """Hand the events just committed to this process's feed (no pub/sub echo)."""
-        if self._feed is not None:
-            for seq, body in zip(seqs, events, strict=True):
-                self._feed.own(code, seq, body)
-
     # Rooms
 
+    @translated
     async def create_room(self, code: str, room: bytes) -> bool:
         """Store a new room at version 0; False when the code is taken."""
-        keys = self._keys(code)
-        reply = await self._run(_lua.CREATE_ROOM, keys, [keys.seats, keys.tokens], [room])
+        reply = await self._runner.run(_lua_room.create_room(self._keys(code), body=room))
         if Status(reply[0]) is not Status.OK:
             return False
-        await self._client.sadd(self._prefix + "rooms", code)
+        await self._client.sadd(self._names.rooms, code)
         return True
 
+    @translated
     async def save_room(
         self, code: str, expected_version: int, room: bytes, events: Sequence[bytes] = ()
     ) -> list[int]:
@@ -193,13 +204,12 @@ class Store(StoreReads):
         Raises VersionConflict when the room moved past `expected_version`, NotFound
         when there is no such room.
         """
-        reply = await self._run(
-            _lua.SAVE_ROOM, self._keys(code), [], [expected_version, room, *events]
+        call = _lua_room.save_room(
+            self._target(code), expected=expected_version, body=room, events=events
         )
-        seqs = [int(seq) for seq in _checked(reply)[1:]]
-        self._deliver_own(code, seqs, events)
-        return seqs
+        return await self._write_events(code, call, events, skip=1)
 
+    @translated
     async def start_race(
         self,
         code: str,
@@ -217,21 +227,21 @@ class Store(StoreReads):
         already has on the foundations, reached at `start_at_ms`. Game records of
         seats not in it are dropped. Raises like `save_room`.
         """
-        keys = self._keys(code)
-        pairs: list[EncodableT] = []
-        for seat, state in players.items():
-            pairs += [seat, state]
-        args = [expected_version, room, start_at_ms, progress, len(players), *pairs, *events]
-        reply = await self._run(_lua.START_RACE, keys, [keys.seats], args)
-        seqs = [int(seq) for seq in _checked(reply)[1:]]
-        self._deliver_own(code, seqs, events)
-        return seqs
+        call = _lua_room.start_race(
+            self._target(code),
+            expected=expected_version,
+            body=room,
+            start_ms=start_at_ms,
+            progress=progress,
+            players=players,
+            events=events,
+        )
+        return await self._write_events(code, call, events, skip=1)
 
+    @translated
     async def expire_room(self, code: str, seconds: int | None) -> None:
         """Let every key of the room and its tokens live `seconds` more; None: keep them."""
-        keys = self._keys(code)
-        ttl = -1 if seconds is None else seconds
-        reply = await self._run(_lua.EXPIRE_ROOM, keys, [keys.seats, keys.tokens], [ttl])
+        reply = await self._runner.run(_lua_room.expire_room(self._keys(code), seconds=seconds))
         pipe = self._client.pipeline(transaction=False)
         for token_hash in reply[1:]:
             token_key = self._token_key(token_hash.decode())
@@ -243,6 +253,7 @@ class Store(StoreReads):
 
     # Players
 
+    @translated
     async def commit_move(
         self,
         code: str,
@@ -259,20 +270,29 @@ class Store(StoreReads):
     ) -> CommitResult | Duplicate:
         """Store a validated move with its event, or return the earlier result of `move_id`.
 
-        Raises VersionConflict (the game moved past `expected_version`), PlayerFinished
+        Raises VersionConflict (the game moved past `expected_version`), AlreadyFinished
         (the player's race is over) or NotFound (no game record for the seat).
         """
-        keys = self._keys(code)
-        entry = msgpack.packb([move_text, now_ms, move_id])
-        extra = [keys.player(seat), keys.log(seat), keys.ids(seat)]
-        args = [expected_version, state, entry, move_id, now_ms, progress, outcome, event]
-        reply = await self._run(_lua.COMMIT_MOVE, keys, extra, args)
+        call = _lua_player.commit_move(
+            self._target(code),
+            seat,
+            expected=expected_version,
+            state=state,
+            entry=msgpack.packb([move_text, now_ms, move_id]),
+            move_id=move_id,
+            now_ms=now_ms,
+            progress=progress,
+            outcome=outcome,
+            event=event,
+        )
+        reply = await self._runner.run(call)
         if Status(reply[0]) is Status.DUPLICATE:
             return Duplicate(int(reply[1]), int(reply[2]))
         seq, version = _checked(reply)
         self._deliver_own(code, (int(seq),), (event,))
         return CommitResult(int(seq), int(version))
 
+    @translated
     async def finish_player(
         self, code: str, seat: int, outcome: str, now_ms: int, events: Sequence[bytes] = ()
     ) -> list[int] | None:
@@ -281,29 +301,31 @@ class Store(StoreReads):
         None when the player had already finished (nothing is written then). Raises
         NotFound when the seat has no game record.
         """
-        if outcome == _PLAYING:
-            raise ValueError("a finished player's outcome cannot be 'playing'")
-        keys = self._keys(code)
-        args: list[EncodableT] = [outcome, now_ms, *events]
-        reply = await self._run(_lua.FINISH_PLAYER, keys, [keys.player(seat)], args)
-        if Status(reply[0]) is Status.FINISHED:
+        call = _lua_player.finish_player(
+            self._target(code), seat, outcome=outcome, now_ms=now_ms, events=events
+        )
+        try:
+            return await self._write_events(code, call, events, skip=0)
+        except AlreadyFinished:
             return None
-        seqs = [int(seq) for seq in _checked(reply)]
-        self._deliver_own(code, seqs, events)
-        return seqs
 
     # Helpers
 
-    async def _run(
-        self,
-        script: Script,
-        keys: RoomKeys,
-        extra_keys: Sequence[str],
-        args: Sequence[EncodableT],
-    ) -> list[Any]:
-        """Run a script with the common head (see server._lua)."""
-        head_args: list[EncodableT] = [keys.base, self.process, self._maxlen]
-        reply: list[Any] = await self._runner.run(
-            script, [keys.room, keys.events, *extra_keys], [*head_args, *args]
-        )
-        return reply
+    def _target(self, code: str) -> EventTarget:
+        keys = self._keys(code)
+        return EventTarget(keys, keys.channel(self.process), self._maxlen)
+
+    async def _write_events(
+        self, code: str, call: Call, events: Sequence[bytes], *, skip: int
+    ) -> list[int]:
+        """Run an event-writing call; the seqs of its events follow `skip` other values."""
+        reply = await self._runner.run(call)
+        seqs = [int(seq) for seq in _checked(reply)[skip:]]
+        self._deliver_own(code, seqs, events)
+        return seqs
+
+    def _deliver_own(self, code: str, seqs: Sequence[int], events: Sequence[bytes]) -> None:
+        """Hand the events just committed to this process's feed (no pub/sub echo)."""
+        if self._feed is not None:
+            for seq, body in zip(seqs, events, strict=True):
+                self._feed.own(code, seq, body)
