@@ -18,9 +18,11 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from redis.typing import EncodableT
+
+from server.store._types import AlreadyFinished, NotFound, VersionConflict
 
 
 class Status(IntEnum):
@@ -31,6 +33,18 @@ class Status(IntEnum):
     CONFLICT = 2
     FINISHED = 3
     MISSING = 4
+
+
+def checked(reply: list[Any]) -> list[Any]:
+    """The reply after its status; a refusing status raised as the store's error."""
+    status = Status(reply[0])
+    if status is Status.MISSING:
+        raise NotFound
+    if status is Status.CONFLICT:
+        raise VersionConflict(int(reply[1]))
+    if status is Status.FINISHED:
+        raise AlreadyFinished
+    return reply[1:]
 
 
 _STATUSES = ", ".join(status.name for status in Status)

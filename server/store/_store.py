@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any
 
 import msgpack
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -41,30 +40,12 @@ from server.store._feed import RoomFeed
 from server.store._lua import EventTarget
 from server.store._reads import StoreReads
 from server.store._runner import ScriptRunner
-from server.store._script import Call, Status
-from server.store._types import (
-    AlreadyFinished,
-    CommitResult,
-    Duplicate,
-    NotFound,
-    VersionConflict,
-)
+from server.store._script import Call, Status, checked
+from server.store._types import AlreadyFinished, CommitResult, Duplicate
 
 POOL_WAIT_S = 10.0
 """How long a command waits for a free connection before it fails."""
 SCRIPTS = (*_lua_room.SCRIPTS, _lua_player.COMMIT_MOVE, _lua_player.FINISH_PLAYER)
-
-
-def _checked(reply: list[Any]) -> list[Any]:
-    """The reply after its status; the status's refusal raised."""
-    status = Status(reply[0])
-    if status is Status.MISSING:
-        raise NotFound
-    if status is Status.CONFLICT:
-        raise VersionConflict(int(reply[1]))
-    if status is Status.FINISHED:
-        raise AlreadyFinished
-    return reply[1:]
 
 
 class Store(StoreReads):
@@ -288,7 +269,7 @@ class Store(StoreReads):
         reply = await self._runner.run(call)
         if Status(reply[0]) is Status.DUPLICATE:
             return Duplicate(int(reply[1]), int(reply[2]))
-        seq, version = _checked(reply)
+        seq, version = checked(reply)
         self._deliver_own(code, (int(seq),), (event,))
         return CommitResult(int(seq), int(version))
 
@@ -320,7 +301,7 @@ class Store(StoreReads):
     ) -> list[int]:
         """Run an event-writing call; the seqs of its events follow `skip` other values."""
         reply = await self._runner.run(call)
-        seqs = [int(seq) for seq in _checked(reply)[skip:]]
+        seqs = [int(seq) for seq in checked(reply)[skip:]]
         self._deliver_own(code, seqs, events)
         return seqs
 
