@@ -22,6 +22,7 @@ of all of them (`RoomKeys.all_seats`), so each script declares every key it touc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from protocol.limits import MAX_PLAYERS
 
@@ -36,7 +37,7 @@ class RoomKeys:
     prefix: str
     code: str
 
-    @property
+    @cached_property
     def base(self) -> str:
         return f"{self.prefix}{{{self.code}}}:"
 

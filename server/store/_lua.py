@@ -12,7 +12,7 @@ no key or channel name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from redis.typing import EncodableT
 
@@ -61,8 +61,7 @@ end
 """
 
 
-@dataclass(frozen=True, slots=True)
-class EventTarget:
+class EventTarget(NamedTuple):
     """Where a script's events go: the room's keys, the writer's channel, the stream cap."""
 
     room: RoomKeys

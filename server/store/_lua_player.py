@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from redis.typing import EncodableT
+
 from server.store._lua import APPEND_EVENTS, EVENT_ARGS, EVENT_KEYS, PLAYING, EventTarget
 from server.store._script import Call, Script
 
@@ -71,20 +73,29 @@ def commit_move(
     Replies OK seq version, DUPLICATE seq version (the earlier result of
     `move_id`), CONFLICT version, FINISHED version or MISSING.
     """
-    player, log, ids = target.room.seat(seat)
-    return COMMIT_MOVE.bind(
-        target.keys(player=player, log=log, ids=ids),
-        target.args(
-            expected=expected,
-            state=state,
-            entry=entry,
-            move_id=move_id,
-            now_ms=now_ms,
-            progress=progress,
-            outcome=outcome,
-            event=event,
-        ),
-    )
+    room = target.room
+    player, log, ids = room.seat(seat)
+    keys = {
+        "room": room.room,
+        "events": room.events,
+        "watchers": room.watchers,
+        "player": player,
+        "log": log,
+        "ids": ids,
+    }
+    args: dict[str, EncodableT] = {
+        "channel": target.channel,
+        "maxlen": target.maxlen,
+        "expected": expected,
+        "state": state,
+        "entry": entry,
+        "move_id": move_id,
+        "now_ms": now_ms,
+        "progress": progress,
+        "outcome": outcome,
+        "event": event,
+    }
+    return COMMIT_MOVE.bind(keys, args)
 
 
 FINISH_PLAYER = Script(

@@ -15,9 +15,11 @@ Replies are arrays whose first element is a `Status`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import cached_property
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from redis.typing import EncodableT
@@ -94,11 +96,18 @@ class Script:
         if len(keys) != len(self.keys) or len(args) != len(self.args):
             raise ValueError(self._misnamed(keys, args))
         try:
-            key_values = [keys[name] for name in self.keys]
-            arg_values = [args[name] for name in self.args]
+            key_values, arg_values = self._keys_of(keys), self._args_of(args)
         except KeyError:
             raise ValueError(self._misnamed(keys, args)) from None
         return Call(self, [*key_values, *more_keys], [*arg_values, *more_args])
+
+    @cached_property
+    def _keys_of(self) -> Callable[[Mapping[str, str]], tuple[str, ...]]:
+        return _getter(self.keys)
+
+    @cached_property
+    def _args_of(self) -> Callable[[Mapping[str, EncodableT]], tuple[EncodableT, ...]]:
+        return _getter(self.args)
 
     def _misnamed(self, keys: Mapping[str, str], args: Mapping[str, EncodableT]) -> str:
         return f"keys {sorted(keys)} and args {sorted(args)}: expected {self.keys}, {self.args}"
@@ -109,6 +118,14 @@ class Script:
         lines += _bind_line(self.args, "ARGV")
         lines.append(f"local KEY_REST, ARG_REST = {len(self.keys)}, {len(self.args)}")
         return "\n".join(lines)
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """A function taking the values of `names` from a mapping, as a tuple in that order."""
+    if len(names) == 1:
+        (name,) = names
+        return lambda values: (values[name],)
+    return itemgetter(*names)
 
 
 def _bind_line(names: tuple[str, ...], table: str) -> list[str]:
