@@ -130,3 +130,6 @@ def finish_player(
         target.args(outcome=outcome, now_ms=now_ms),
         more_args=events,
     )
+
+
+SCRIPTS = (COMMIT_MOVE, FINISH_PLAYER)

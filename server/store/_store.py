@@ -45,7 +45,7 @@ from server.store._types import AlreadyFinished, CommitResult, Duplicate
 
 POOL_WAIT_S = 10.0
 """How long a command waits for a free connection before it fails."""
-SCRIPTS = (*_lua_room.SCRIPTS, _lua_player.COMMIT_MOVE, _lua_player.FINISH_PLAYER)
+SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS)
 
 
 class Store(StoreReads):
@@ -136,10 +136,10 @@ class Store(StoreReads):
         return self._closing is not None and self._closing.done()
 
     async def _shut(self) -> None:
-        if self._feed is not None:
-            await self._feed.close()
         try:
             async with asyncio.timeout(self._close_timeout_s):
+                if self._feed is not None:
+                    await self._feed.close()
                 await self._runner.drain()
         except TimeoutError:
             await self._runner.cancel()
