@@ -172,8 +172,8 @@ class Session:
             self.services.metrics.errors.inc()
             version = getattr(error, "version", None)
             reply = Error(id=message.id, code=error.code, message=error.message, version=version)
-        except StoreUnavailable:
-            _log.warning("request %s failed: storage unavailable", message.type)
+        except StoreUnavailable as error:
+            _log.warning("request %s failed: %s (%r)", message.type, error, error.__cause__)
             self.services.metrics.errors.inc()
             text = "storage is unavailable right now; send the request again shortly"
             reply = Error(id=message.id, code=ErrorCode.SERVER_BUSY, message=text)
