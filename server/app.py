@@ -27,7 +27,7 @@ from server._services import Services
 from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
-from server.metrics import Metrics
+from server.metrics import CONTENT_TYPE, Metrics
 from server.session import Session
 from server.store import Store
 
@@ -124,8 +124,8 @@ class RaceServer:
         if request.path == "/healthz":
             return conn.respond(HTTPStatus.OK, "ok\n")
         if request.path == "/metrics":
-            response = conn.respond(HTTPStatus.OK, self.metrics.render())
-            response.headers["Content-Type"] = "text/plain; version=0.0.4"
+            response = conn.respond(HTTPStatus.OK, self.metrics.render().decode())
+            response.headers["Content-Type"] = CONTENT_TYPE
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
             return conn.respond(HTTPStatus.NOT_FOUND, "solrace: connect with a WebSocket client\n")

@@ -1,91 +1,67 @@
-"""Prometheus metrics in the text exposition format, without a client library.
+"""Prometheus metrics of one server, on a registry of its own.
 
-The server needs a handful of counters, gauges and one latency histogram; a
-small registry keeps the hot path to an attribute increment.
+Each `Metrics` has a private `CollectorRegistry`, so several servers in one process
+(as in the tests) never share or clash over a metric. Exposed names:
+
+    solrace_connections                    gauge: open WebSocket connections
+    solrace_rooms                          gauge: rooms with a connection on this process
+    solrace_moves_total                    counter: moves validated and committed
+    solrace_moves_rejected_total           counter: moves refused (illegal etc.)
+    solrace_request_errors_total           counter: requests answered with an error
+    solrace_move_latency_seconds           histogram: move received to acknowledgement sent
+    process_*, python_info                 the process and platform collectors
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable
 
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+
 LATENCY_BUCKETS_S = (0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
-
-
-class Counter:
-    def __init__(self, name: str, help_text: str) -> None:
-        self.name, self.help_text, self.value = name, help_text, 0
-
-    def inc(self, amount: int = 1) -> None:
-        self.value += amount
-
-    def render(self) -> list[str]:
-        return [
-            f"# HELP {self.name} {self.help_text}",
-            f"# TYPE {self.name} counter",
-            f"{self.name} {self.value}",
-        ]
-
-
-class Gauge:
-    """A gauge whose value is read from a callable when scraped."""
-
-    def __init__(self, name: str, help_text: str, read: Callable[[], float]) -> None:
-        self.name, self.help_text, self.read = name, help_text, read
-
-    def render(self) -> list[str]:
-        return [
-            f"# HELP {self.name} {self.help_text}",
-            f"# TYPE {self.name} gauge",
-            f"{self.name} {self.read():g}",
-        ]
-
-
-class Histogram:
-    def __init__(self, name: str, help_text: str, buckets: tuple[float, ...]) -> None:
-        self.name, self.help_text, self.buckets = name, help_text, buckets
-        self.counts = [0] * (len(buckets) + 1)
-        self.total = 0.0
-
-    def observe(self, seconds: float) -> None:
-        self.counts[bisect.bisect_left(self.buckets, seconds)] += 1
-        self.total += seconds
-
-    def render(self) -> list[str]:
-        lines = [f"# HELP {self.name} {self.help_text}", f"# TYPE {self.name} histogram"]
-        running = 0
-        for bound, count in zip(self.buckets, self.counts, strict=False):
-            running += count
-            lines.append(f'{self.name}_bucket{{le="{bound:g}"}} {running}')
-        running += self.counts[-1]
-        lines.append(f'{self.name}_bucket{{le="+Inf"}} {running}')
-        lines.append(f"{self.name}_sum {self.total:.6f}")
-        lines.append(f"{self.name}_count {running}")
-        return lines
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+"""The Content-Type of `Metrics.render()`'s output."""
 
 
 class Metrics:
     """The server's metrics. Gauges read live values from the callables given."""
 
     def __init__(self, connections: Callable[[], float], rooms: Callable[[], float]) -> None:
-        self.connections = Gauge("solrace_connections", "Open WebSocket connections.", connections)
-        self.rooms = Gauge("solrace_rooms", "Rooms with a connection on this process.", rooms)
-        self.moves = Counter("solrace_moves_total", "Moves validated and committed.")
-        self.rejected = Counter("solrace_moves_rejected_total", "Moves refused (illegal etc.).")
-        self.errors = Counter("solrace_request_errors_total", "Requests answered with an error.")
+        self.registry = CollectorRegistry()
+        registry = self.registry
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+        self.connections = Gauge(
+            "solrace_connections", "Open WebSocket connections.", registry=registry
+        )
+        self.connections.set_function(connections)
+        self.rooms = Gauge(
+            "solrace_rooms", "Rooms with a connection on this process.", registry=registry
+        )
+        self.rooms.set_function(rooms)
+        self.moves = Counter("solrace_moves", "Moves validated and committed.", registry=registry)
+        self.rejected = Counter(
+            "solrace_moves_rejected", "Moves refused (illegal etc.).", registry=registry
+        )
+        self.errors = Counter(
+            "solrace_request_errors", "Requests answered with an error.", registry=registry
+        )
         self.move_latency = Histogram(
             "solrace_move_latency_seconds",
             "Time from receiving a move to sending its acknowledgement.",
-            LATENCY_BUCKETS_S,
+            buckets=LATENCY_BUCKETS_S,
+            registry=registry,
         )
 
-    def render(self) -> str:
-        parts = (
-            self.connections,
-            self.rooms,
-            self.moves,
-            self.rejected,
-            self.errors,
-            self.move_latency,
-        )
-        return "\n".join(line for part in parts for line in part.render()) + "\n"
+    def render(self) -> bytes:
+        """Every metric in the Prometheus text format (`CONTENT_TYPE`)."""
+        return generate_latest(self.registry)

@@ -30,7 +30,7 @@ from server import room_update
 from server._services import Services
 from server.room import Room, RoomError, Transition
 from server.session import Session
-from server.store import Duplicate, PlayerFinished, VersionConflict
+from server.store import AlreadyFinished, Duplicate, VersionConflict
 
 _log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ async def move(session: Session, message: MakeMove) -> MoveOk | bytes:
     except VersionConflict as conflict:
         session.forget_game()
         raise _stale(conflict.current) from None
-    except PlayerFinished:
+    except AlreadyFinished:
         session.forget_game()
         raise RoomError(ErrorCode.MOVE_FINISHED, "your race is over") from None
     if isinstance(result, Duplicate):

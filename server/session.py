@@ -37,6 +37,7 @@ from protocol import (
 from server._services import Services
 from server.ratelimit import TokenBucket
 from server.room import RoomError
+from server.store import StoreUnavailable
 
 _log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 10.0
@@ -240,6 +241,11 @@ class Session:
             self.services.metrics.errors.inc()
             version = getattr(error, "version", None)
             reply = Error(id=message.id, code=error.code, message=error.message, version=version)
+        except StoreUnavailable as error:
+            _log.warning("request %s failed: %s (%r)", message.type, error, error.__cause__)
+            self.services.metrics.errors.inc()
+            text = "storage is unavailable right now; send the request again shortly"
+            reply = Error(id=message.id, code=ErrorCode.SERVER_BUSY, message=text)
         except ConnectionClosed:
             raise
         except Exception:

@@ -1,6 +1,7 @@
 """The store's plain commands: reads, token bookkeeping and room watching.
 
-None of these needs a guard, so none is a script.
+None of these needs a guard, so none is a script. Each verb raises
+`StoreUnavailable` when Redis cannot serve it (server.store._edge).
 """
 
 from __future__ import annotations
@@ -10,15 +11,11 @@ from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
-from server._store_types import (
-    Duplicate,
-    LoggedMove,
-    PlayerRecord,
-    RoomKeys,
-    RoomRecord,
-    TokenBinding,
-)
+from server.store._edge import translated
+from server.store._keys import RoomKeys, StoreKeys
+from server.store._types import Duplicate, LoggedMove, PlayerRecord, RoomRecord, TokenBinding
 
 _PLAYER_FIELDS = ("state", "version", "progress", "progress_at_ms", "outcome", "finished_at_ms")
 
@@ -28,10 +25,11 @@ class StoreReads:
 
     def __init__(self, client: Redis, prefix: str) -> None:
         self._client = client
-        self._prefix = prefix
+        self._names = StoreKeys(prefix)
         self.process = secrets.token_hex(8)
-        """This store's id among the processes that watch rooms (see server._lua)."""
+        """This store's id among the processes that watch rooms (its channel's suffix)."""
 
+    @translated
     async def load_room(self, code: str) -> RoomRecord | None:
         values: list[Any] = await self._client.hmget(
             self._keys(code).room, ["body", "version", "seq"]
@@ -41,6 +39,7 @@ class StoreReads:
             return None
         return RoomRecord(body, int(version), int(seq))
 
+    @translated
     async def load_player(self, code: str, seat: int) -> PlayerRecord | None:
         values: list[Any] = await self._client.hmget(self._keys(code).player(seat), _PLAYER_FIELDS)
         state, version, progress, progress_at_ms, outcome, finished_at_ms = values
@@ -55,6 +54,7 @@ class StoreReads:
             finished_at_ms=None if finished_at_ms is None else int(finished_at_ms),
         )
 
+    @translated
     async def move_log(
         self, code: str, seat: int, start: int = 0, stop: int = -1
     ) -> list[LoggedMove]:
@@ -62,6 +62,7 @@ class StoreReads:
         entries: list[Any] = await self._client.lrange(self._keys(code).log(seat), start, stop)
         return [LoggedMove(*msgpack.unpackb(entry)) for entry in entries]
 
+    @translated
     async def find_move(self, code: str, seat: int, move_id: str) -> Duplicate | None:
         """The stored result of a move id the seat sent before, or None if it is new."""
         seen: Any = await self._client.hget(self._keys(code).ids(seat), move_id)
@@ -70,6 +71,7 @@ class StoreReads:
         seq, version = seen.split(b" ")
         return Duplicate(int(seq), int(version))
 
+    @translated
     async def events_since(
         self, code: str, after_seq: int, limit: int = 1000
     ) -> list[tuple[int, bytes]] | None:
@@ -91,6 +93,7 @@ class StoreReads:
             return None
         return events
 
+    @translated
     async def find_token(self, token_hash: str) -> TokenBinding | None:
         value: Any = await self._client.get(self._token_key(token_hash))
         if value is None:
@@ -98,9 +101,10 @@ class StoreReads:
         code, seat = value.decode().split(" ")
         return TokenBinding(code, None if seat == "-" else int(seat))
 
+    @translated
     async def room_count(self) -> int:
         """Rooms that still exist (drops the codes of expired rooms from the set)."""
-        live_key = self._prefix + "rooms"
+        live_key = self._names.rooms
         members: set[Any] = await self._client.smembers(live_key)
         codes = [code.decode() for code in members]
         pipe = self._client.pipeline(transaction=False)
@@ -112,6 +116,7 @@ class StoreReads:
             await self._client.srem(live_key, *gone)
         return len(codes) - len(gone)
 
+    @translated
     async def bind_token(self, token_hash: str, code: str, seat: int | None) -> None:
         """Remember where a token belongs; it expires along with its room."""
         keys = self._keys(code)
@@ -126,6 +131,7 @@ class StoreReads:
             pipe.pexpire(keys.tokens, room_ttl_ms)
             await pipe.execute()
 
+    @translated
     async def unbind_token(self, token_hash: str, code: str) -> None:
         """Forget a token (its player left the room)."""
         pipe = self._client.pipeline(transaction=False)
@@ -133,19 +139,25 @@ class StoreReads:
         pipe.srem(self._keys(code).tokens, token_hash)
         await pipe.execute()
 
+    @translated
     async def add_watcher(self, code: str) -> None:
         """Have the room's events published to this process from now on."""
-        await self._client.sadd(self._keys(code).watchers, self.process)
+        await self._client.sadd(self._keys(code).watchers, self.channel(code))
 
+    @translated
     async def remove_watcher(self, code: str) -> None:
-        await self._client.srem(self._keys(code).watchers, self.process)
+        await self._client.srem(self._keys(code).watchers, self.channel(code))
 
     def channel(self, code: str) -> str:
         """The pub/sub channel on which this process hears the room's events."""
         return self._keys(code).channel(self.process)
 
+    def pubsub(self) -> PubSub:
+        """A fresh pub/sub connection object (used by the feed)."""
+        return self._client.pubsub()
+
     def _keys(self, code: str) -> RoomKeys:
-        return RoomKeys(self._prefix, code)
+        return self._names.room(code)
 
     def _token_key(self, token_hash: str) -> str:
-        return f"{self._prefix}token:{token_hash}"
+        return self._names.token(token_hash)

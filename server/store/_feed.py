@@ -21,23 +21,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-if TYPE_CHECKING:
-    from server.store import Store
+from server.store._reads import StoreReads
+from server.store._types import StoreUnavailable
 
 _log = logging.getLogger(__name__)
-_LINK_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError)
+_LINK_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError, StoreUnavailable)
 _FIRST_DELAY_S = 0.05
 _MAX_DELAY_S = 2.0
 _PAGE = 500
 
 
-class RoomEvent(NamedTuple):
+class FeedEvent(NamedTuple):
     """A committed event of a watched room, in seq order per room."""
 
     code: str
@@ -56,14 +56,14 @@ class RoomGap(NamedTuple):
 
 
 class RoomFeed:
-    """Yields `RoomEvent` and `RoomGap` items for the watched rooms; see the module doc."""
+    """Yields `FeedEvent` and `RoomGap` items for the watched rooms; see the module doc."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: StoreReads) -> None:
         self._store = store
         self._last: dict[str, int] = {}
         self._codes: dict[str, str] = {}
         """Room code by the channel this process hears it on."""
-        self._items: asyncio.Queue[RoomEvent | RoomGap] = asyncio.Queue()
+        self._items: asyncio.Queue[FeedEvent | RoomGap] = asyncio.Queue()
         self._pubsub: PubSub | None = None
         self._lock = asyncio.Lock()
         self._catch_ups: set[asyncio.Task[None]] = set()
@@ -112,14 +112,14 @@ class RoomFeed:
             self._catch_ups.add(task)
             task.add_done_callback(self._catch_ups.discard)
 
-    async def get(self) -> RoomEvent | RoomGap:
+    async def get(self) -> FeedEvent | RoomGap:
         """The next item, waiting for one."""
         return await self._items.get()
 
     def __aiter__(self) -> RoomFeed:
         return self
 
-    async def __anext__(self) -> RoomEvent | RoomGap:
+    async def __anext__(self) -> FeedEvent | RoomGap:
         return await self._items.get()
 
     async def close(self) -> None:
@@ -190,7 +190,7 @@ class RoomFeed:
     def _push(self, code: str, seq: int, body: bytes) -> None:
         if self._last.get(code, seq) < seq:
             self._last[code] = seq
-            self._items.put_nowait(RoomEvent(code, seq, body))
+            self._items.put_nowait(FeedEvent(code, seq, body))
 
     async def _catch_up(self, code: str) -> None:
         """Deliver what the room's stream holds after the last delivered seq."""

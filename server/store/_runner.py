@@ -11,25 +11,16 @@ only those calls.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import NoScriptError
 from redis.typing import EncodableT
 
-
-@dataclass(frozen=True)
-class Script:
-    """A Lua source and its SHA1, which is how the server names a loaded script."""
-
-    source: str
-    sha: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
+from server.store._script import Call, Script
+from server.store._types import StoreUnavailable
 
 
 @dataclass
@@ -59,8 +50,9 @@ class ScriptRunner:
         await pipe.execute()
         self.round_trips += 1
 
-    async def run(self, script: Script, keys: Sequence[str], args: Sequence[EncodableT]) -> Any:
+    async def run(self, script_call: Call) -> Any:
         """Run one script call and return its reply; server errors are raised."""
+        script, keys, args = script_call
         call = _Call(script, keys, args, asyncio.get_running_loop().create_future())
         self.calls += 1
         if not self._group:
@@ -78,6 +70,16 @@ class ScriptRunner:
         while self._flushes:
             await asyncio.gather(*self._flushes)
 
+    async def cancel(self) -> None:
+        """Stop the flushes in flight; their callers get `StoreUnavailable`."""
+        for task in self._flushes:
+            task.cancel()
+        await asyncio.gather(*self._flushes, return_exceptions=True)
+        for call in self._queue:
+            if not call.future.done():
+                call.future.set_exception(_closed())
+        self._queue = []
+
     async def _flush(self) -> None:
         calls, self._queue = self._queue, []
         await self._send(calls)
@@ -92,6 +94,10 @@ class ScriptRunner:
             for call in calls:
                 if not call.future.done():
                     call.future.set_exception(error)
+        finally:
+            for call in calls:
+                if not call.future.done():
+                    call.future.set_exception(_closed())
 
     async def _execute(self, calls: list[_Call], *, retry_missing: bool) -> list[_Call]:
         """Send one pipeline; settle every call but those to retry after NOSCRIPT."""
@@ -111,3 +117,7 @@ class ScriptRunner:
             else:
                 call.future.set_result(reply)
         return missing
+
+
+def _closed() -> StoreUnavailable:
+    return StoreUnavailable("the store closed before Redis answered")

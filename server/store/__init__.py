@@ -1,0 +1,40 @@
+"""The Redis store: what the rest of the server calls to keep rooms, games and events.
+
+`Store` holds the domain verbs (see server.store._store for how they map onto
+Redis); the records it returns and the errors it raises are listed here. Every
+error is a `StoreError`; `StoreUnavailable` means Redis could not serve the call.
+"""
+
+from server.store._feed import FeedEvent, RoomFeed, RoomGap
+from server.store._store import Store
+from server.store._types import (
+    AlreadyFinished,
+    CommitResult,
+    Duplicate,
+    LoggedMove,
+    NotFound,
+    PlayerRecord,
+    RoomRecord,
+    StoreError,
+    StoreUnavailable,
+    TokenBinding,
+    VersionConflict,
+)
+
+__all__ = [
+    "AlreadyFinished",
+    "CommitResult",
+    "Duplicate",
+    "FeedEvent",
+    "LoggedMove",
+    "NotFound",
+    "PlayerRecord",
+    "RoomFeed",
+    "RoomGap",
+    "RoomRecord",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "TokenBinding",
+    "VersionConflict",
+]

@@ -1,0 +1,97 @@
+"""Every Redis key and channel name the store uses, built here and nowhere else.
+
+A room's keys (prefix P, code C) share the hash tag {C}, so they live on one slot:
+
+    P{C}:room        hash: body (the room), version, seq (last event seq)
+    P{C}:events      stream, entry id <seq>-0, field e (the event); length capped (~)
+    P{C}:player:<s>  hash: state, version, progress, progress_at_ms, outcome,
+                     finished_at_ms
+    P{C}:log:<s>     list of moves, each msgpack [text, ms, move id]
+    P{C}:ids:<s>     hash: move id -> "<seq> <version>"
+    P{C}:tokens      set of the token hashes bound to the room
+    P{C}:watchers    set of the channels of the processes that watch the room
+    P{C}:feed:<id>   pub/sub channel of watching process <id>: "<seq>\\n<event>"
+
+Outside any room: Ptoken:<hash> holds "C <seat>" ("C -" for a spectator), and
+Prooms is the set of room codes, pruned of expired rooms when counted.
+
+Seats run from 0 to `SEATS` - 1; scripts that touch every seat's game get the keys
+of all of them (`RoomKeys.all_seats`), so each script declares every key it touches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from protocol.limits import MAX_PLAYERS
+
+SEATS = MAX_PLAYERS
+"""Seats a room can have; per-seat keys exist for seats below this."""
+
+
+@dataclass(frozen=True)
+class RoomKeys:
+    """Key names of one room; see the module doc for what each holds."""
+
+    prefix: str
+    code: str
+
+    @cached_property
+    def base(self) -> str:
+        return f"{self.prefix}{{{self.code}}}:"
+
+    @property
+    def room(self) -> str:
+        return self.base + "room"
+
+    @property
+    def events(self) -> str:
+        return self.base + "events"
+
+    @property
+    def tokens(self) -> str:
+        return self.base + "tokens"
+
+    @property
+    def watchers(self) -> str:
+        return self.base + "watchers"
+
+    def channel(self, process: str) -> str:
+        """The pub/sub channel on which process `process` hears the room's events."""
+        return f"{self.base}feed:{process}"
+
+    def player(self, seat: int) -> str:
+        return f"{self.base}player:{seat}"
+
+    def log(self, seat: int) -> str:
+        return f"{self.base}log:{seat}"
+
+    def ids(self, seat: int) -> str:
+        return f"{self.base}ids:{seat}"
+
+    def seat(self, seat: int) -> tuple[str, str, str]:
+        """The seat's game record, move log and move ids, in that order."""
+        base = self.base
+        return (f"{base}player:{seat}", f"{base}log:{seat}", f"{base}ids:{seat}")
+
+    def all_seats(self) -> list[str]:
+        """`seat(s)` for every seat in order: three keys per seat."""
+        return [key for seat in range(SEATS) for key in self.seat(seat)]
+
+
+@dataclass(frozen=True)
+class StoreKeys:
+    """Key names under one prefix: rooms, tokens, the set of room codes."""
+
+    prefix: str
+
+    def room(self, code: str) -> RoomKeys:
+        return RoomKeys(self.prefix, code)
+
+    @property
+    def rooms(self) -> str:
+        return self.prefix + "rooms"
+
+    def token(self, token_hash: str) -> str:
+        return f"{self.prefix}token:{token_hash}"

@@ -1,0 +1,135 @@
+"""Scripts of one player's game: commit a move, finish without a move.
+
+Both run on the seat's game record (`player`), so players' moves never contend on
+one key; see server.store._lua for the event keys and args they share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from redis.typing import EncodableT
+
+from server.store._lua import APPEND_EVENTS, EVENT_ARGS, EVENT_KEYS, PLAYING, EventTarget
+from server.store._script import Call, Script
+
+_HELPERS = f"local PLAYING = '{PLAYING}'\n" + APPEND_EVENTS
+
+COMMIT_MOVE = Script(
+    keys=(*EVENT_KEYS, "player", "log", "ids"),
+    args=(
+        *EVENT_ARGS,
+        *("expected", "state", "entry", "move_id", "now_ms", "progress", "outcome", "event"),
+    ),
+    helpers=_HELPERS,
+    body="""
+local seen = redis.call('HGET', ids, move_id)
+if seen then
+  local seq, version = string.match(seen, '(%d+) (%d+)')
+  return {DUPLICATE, tonumber(seq), tonumber(version)}
+end
+local record = redis.call('HMGET', player, 'version', 'progress', 'outcome')
+if not record[1] then
+  return {MISSING}
+end
+local version = tonumber(record[1])
+if record[3] ~= PLAYING then
+  return {FINISHED, version}
+end
+if version ~= tonumber(expected) then
+  return {CONFLICT, version}
+end
+version = version + 1
+redis.call('HSET', player, 'state', state, 'version', version, 'outcome', outcome)
+if tonumber(record[2]) ~= tonumber(progress) then
+  redis.call('HSET', player, 'progress', progress, 'progress_at_ms', now_ms)
+end
+if outcome ~= PLAYING then
+  redis.call('HSET', player, 'finished_at_ms', now_ms)
+end
+redis.call('RPUSH', log, entry)
+local seq = append_event(event)
+redis.call('HSET', ids, move_id, seq .. ' ' .. version)
+return {OK, seq, version}
+""",
+)
+
+
+def commit_move(
+    target: EventTarget,
+    seat: int,
+    *,
+    expected: int,
+    state: bytes,
+    entry: bytes,
+    move_id: str,
+    now_ms: int,
+    progress: int,
+    outcome: str,
+    event: bytes,
+) -> Call:
+    """Store a move unless its id was seen, the version moved on or the race is over.
+
+    Replies OK seq version, DUPLICATE seq version (the earlier result of
+    `move_id`), CONFLICT version, FINISHED version or MISSING.
+    """
+    room = target.room
+    player, log, ids = room.seat(seat)
+    keys = {
+        "room": room.room,
+        "events": room.events,
+        "watchers": room.watchers,
+        "player": player,
+        "log": log,
+        "ids": ids,
+    }
+    args: dict[str, EncodableT] = {
+        "channel": target.channel,
+        "maxlen": target.maxlen,
+        "expected": expected,
+        "state": state,
+        "entry": entry,
+        "move_id": move_id,
+        "now_ms": now_ms,
+        "progress": progress,
+        "outcome": outcome,
+        "event": event,
+    }
+    return COMMIT_MOVE.bind(keys, args)
+
+
+FINISH_PLAYER = Script(
+    keys=(*EVENT_KEYS, "player"),
+    args=(*EVENT_ARGS, "outcome", "now_ms"),
+    helpers=_HELPERS,
+    body="""
+local current = redis.call('HGET', player, 'outcome')
+if not current then
+  return {MISSING}
+end
+if current ~= PLAYING then
+  return {FINISHED}
+end
+redis.call('HSET', player, 'outcome', outcome, 'finished_at_ms', now_ms)
+return append_events(ARG_REST + 1, {OK})
+""",
+)
+
+
+def finish_player(
+    target: EventTarget, seat: int, *, outcome: str, now_ms: int, events: Sequence[bytes]
+) -> Call:
+    """End the seat's race with `outcome` and append `events`.
+
+    Replies OK seq..., FINISHED (already over; nothing written) or MISSING.
+    """
+    if outcome == PLAYING:
+        raise ValueError(f"a finished player's outcome cannot be {PLAYING!r}")
+    return FINISH_PLAYER.bind(
+        target.keys(player=target.room.player(seat)),
+        target.args(outcome=outcome, now_ms=now_ms),
+        more_args=events,
+    )
+
+
+SCRIPTS = (COMMIT_MOVE, FINISH_PLAYER)

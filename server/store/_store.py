@@ -1,0 +1,312 @@
+"""The Redis store: rooms, per-player games, room events and player tokens.
+
+Theory of operation. Redis is the single source of truth; server processes keep only
+caches and sockets. Rooms, game states and events are opaque bytes here (the server
+encodes them). Every write that must be all-or-nothing is one Lua script: it checks
+the expected version, writes, takes the room's next event seq (HINCRBY), appends the
+event to the room stream under the explicit id `<seq>-0` and publishes it as
+`<seq>\\n<event>`. A room's write version guards the room record; each player's game
+has its own record and version, so players' moves never contend on one key. Script
+calls made in the same event-loop iteration go to Redis in one pipeline (group
+commit, see server.store._runner). Moves carry a client move id; a retried id
+returns the stored result as `Duplicate` without applying anything.
+
+Where each piece lives: server.store._keys. The scripts and the functions that
+build their KEYS and ARGV by name: server.store._lua_room and _lua_player.
+
+Lifecycle: ``async with await Store.connect(url, prefix) as store: ...``, or
+`close()` by hand. Closing is idempotent and safe to call from several tasks at
+once; it waits at most `close_timeout_s` for writes in flight.
+
+Errors: a refusal is a `StoreError` (`NotFound`, `VersionConflict`,
+`AlreadyFinished`); Redis being unreachable, loading, read-only or out of memory is
+`StoreUnavailable`, from every verb.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+
+import msgpack
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+
+from server.store import _lua_player, _lua_room
+from server.store._edge import translated
+from server.store._feed import RoomFeed
+from server.store._lua import EventTarget
+from server.store._reads import StoreReads
+from server.store._runner import ScriptRunner
+from server.store._script import Call, Status, checked
+from server.store._types import AlreadyFinished, CommitResult, Duplicate
+
+POOL_WAIT_S = 10.0
+"""How long a command waits for a free connection before it fails."""
+SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS)
+
+
+class Store(StoreReads):
+    """The store speaks the domain; see the module doc for how it maps onto Redis."""
+
+    def __init__(
+        self,
+        client: Redis,
+        prefix: str,
+        *,
+        group_commit: bool = True,
+        stream_maxlen: int = 4096,
+        close_timeout_s: float = 5.0,
+    ) -> None:
+        super().__init__(client, prefix)
+        self._maxlen = stream_maxlen
+        self._close_timeout_s = close_timeout_s
+        self._runner = ScriptRunner(client, group=group_commit)
+        self._feed: RoomFeed | None = None
+        self._closing: asyncio.Task[None] | None = None
+
+    @classmethod
+    @translated
+    async def connect(
+        cls,
+        url: str,
+        prefix: str = "solrace:",
+        *,
+        group_commit: bool = True,
+        stream_maxlen: int = 4096,
+        max_connections: int = 64,
+        retries: int = 10,
+        close_timeout_s: float = 5.0,
+    ) -> Store:
+        """Connect and load the scripts (which also checks that Redis answers).
+
+        At most `max_connections` commands are in flight at once; more wait for a
+        free connection (a burst of requests queues instead of failing). A lost
+        connection is retried `retries` times with backoff (a Redis restart takes
+        a few seconds) before `StoreUnavailable` reaches the caller.
+        """
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=max_connections,
+            timeout=POOL_WAIT_S,
+            retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.02), retries=retries),
+            socket_connect_timeout=5,
+        )
+        client = Redis.from_pool(pool)
+        store = cls(
+            client,
+            prefix,
+            group_commit=group_commit,
+            stream_maxlen=stream_maxlen,
+            close_timeout_s=close_timeout_s,
+        )
+        try:
+            await store._runner.load(SCRIPTS)
+        except BaseException:
+            await client.aclose()
+            raise
+        return store
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the feed, let writes in flight finish (within the close timeout), disconnect.
+
+        Every call, from any task, returns once the store is closed; later calls do
+        nothing more.
+        """
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._shut())
+        await asyncio.shield(self._closing)
+
+    @property
+    def closed(self) -> bool:
+        """True once `close()` has finished."""
+        return self._closing is not None and self._closing.done()
+
+    async def _shut(self) -> None:
+        try:
+            async with asyncio.timeout(self._close_timeout_s):
+                if self._feed is not None:
+                    await self._feed.close()
+                await self._runner.drain()
+        except TimeoutError:
+            await self._runner.cancel()
+        await self._client.aclose()
+
+    @property
+    def round_trips(self) -> int:
+        """Pipelines sent for script calls so far (group commit makes this < script_calls)."""
+        return self._runner.round_trips
+
+    @property
+    def script_calls(self) -> int:
+        """Script calls made so far."""
+        return self._runner.calls
+
+    def feed(self) -> RoomFeed:
+        """The live feed of room events for this process; call in a running event loop.
+
+        Events this store commits reach its feed directly; other processes' events
+        come by pub/sub. There is one feed per store.
+        """
+        if self._feed is None:
+            self._feed = RoomFeed(self)
+        return self._feed
+
+    # Rooms
+
+    @translated
+    async def create_room(self, code: str, room: bytes) -> bool:
+        """Store a new room at version 0; False when the code is taken."""
+        reply = await self._runner.run(_lua_room.create_room(self._keys(code), body=room))
+        if Status(reply[0]) is not Status.OK:
+            return False
+        await self._client.sadd(self._names.rooms, code)
+        return True
+
+    @translated
+    async def save_room(
+        self, code: str, expected_version: int, room: bytes, events: Sequence[bytes] = ()
+    ) -> list[int]:
+        """Replace the room and append its events; returns their seqs.
+
+        Raises VersionConflict when the room moved past `expected_version`, NotFound
+        when there is no such room.
+        """
+        call = _lua_room.save_room(
+            self._target(code), expected=expected_version, body=room, events=events
+        )
+        return await self._write_events(code, call, events, skip=1)
+
+    @translated
+    async def start_race(
+        self,
+        code: str,
+        expected_version: int,
+        room: bytes,
+        players: Mapping[int, bytes],
+        events: Sequence[bytes] = (),
+        *,
+        start_at_ms: int,
+        progress: int = 0,
+    ) -> list[int]:
+        """Save the room and give each seat a fresh game record, in one step.
+
+        `players` maps seat -> initial engine state; `progress` is the cards the deal
+        already has on the foundations, reached at `start_at_ms`. Game records of
+        seats not in it are dropped. Raises like `save_room`.
+        """
+        call = _lua_room.start_race(
+            self._target(code),
+            expected=expected_version,
+            body=room,
+            start_ms=start_at_ms,
+            progress=progress,
+            players=players,
+            events=events,
+        )
+        return await self._write_events(code, call, events, skip=1)
+
+    @translated
+    async def expire_room(self, code: str, seconds: int | None) -> None:
+        """Let every key of the room and its tokens live `seconds` more; None: keep them."""
+        reply = await self._runner.run(_lua_room.expire_room(self._keys(code), seconds=seconds))
+        pipe = self._client.pipeline(transaction=False)
+        for token_hash in reply[1:]:
+            token_key = self._token_key(token_hash.decode())
+            if seconds is None:
+                pipe.persist(token_key)
+            else:
+                pipe.expire(token_key, seconds)
+        await pipe.execute()
+
+    # Players
+
+    @translated
+    async def commit_move(
+        self,
+        code: str,
+        seat: int,
+        expected_version: int,
+        state: bytes,
+        *,
+        move_text: str,
+        move_id: str,
+        now_ms: int,
+        progress: int,
+        outcome: str,
+        event: bytes,
+    ) -> CommitResult | Duplicate:
+        """Store a validated move with its event, or return the earlier result of `move_id`.
+
+        Raises VersionConflict (the game moved past `expected_version`), AlreadyFinished
+        (the player's race is over) or NotFound (no game record for the seat).
+        """
+        call = _lua_player.commit_move(
+            self._target(code),
+            seat,
+            expected=expected_version,
+            state=state,
+            entry=msgpack.packb([move_text, now_ms, move_id]),
+            move_id=move_id,
+            now_ms=now_ms,
+            progress=progress,
+            outcome=outcome,
+            event=event,
+        )
+        reply = await self._runner.run(call)
+        if Status(reply[0]) is Status.DUPLICATE:
+            return Duplicate(int(reply[1]), int(reply[2]))
+        seq, version = checked(reply)
+        self._deliver_own(code, (int(seq),), (event,))
+        return CommitResult(int(seq), int(version))
+
+    @translated
+    async def finish_player(
+        self, code: str, seat: int, outcome: str, now_ms: int, events: Sequence[bytes] = ()
+    ) -> list[int] | None:
+        """End a player's race without a move (resigned, timeout); returns the event seqs.
+
+        None when the player had already finished (nothing is written then). Raises
+        NotFound when the seat has no game record.
+        """
+        call = _lua_player.finish_player(
+            self._target(code), seat, outcome=outcome, now_ms=now_ms, events=events
+        )
+        try:
+            return await self._write_events(code, call, events, skip=0)
+        except AlreadyFinished:
+            return None
+
+    # Helpers
+
+    def _target(self, code: str) -> EventTarget:
+        keys = self._keys(code)
+        return EventTarget(keys, keys.channel(self.process), self._maxlen)
+
+    async def _write_events(
+        self, code: str, call: Call, events: Sequence[bytes], *, skip: int
+    ) -> list[int]:
+        """Run an event-writing call; the seqs of its events follow `skip` other values."""
+        reply = await self._runner.run(call)
+        seqs = [int(seq) for seq in checked(reply)[skip:]]
+        self._deliver_own(code, seqs, events)
+        return seqs
+
+    def _deliver_own(self, code: str, seqs: Sequence[int], events: Sequence[bytes]) -> None:
+        """Hand the events just committed to this process's feed (no pub/sub echo)."""
+        if self._feed is not None:
+            for seq, body in zip(seqs, events, strict=True):
+                self._feed.own(code, seq, body)

@@ -1,0 +1,75 @@
+"""The live feed: each process gets a room's events in order, across gaps and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.embedded import EmbeddedValkey
+from server.store import CommitResult, FeedEvent, RoomGap, Store
+from tests.server.store._helpers import CODE, OpenStore, move, next_item, start, version_of
+
+pytestmark = pytest.mark.every_backend
+
+
+async def test_feed_delivers_to_every_process_in_order(store: Store, open_store: OpenStore) -> None:
+    await start(store, seats=4)
+    feeds = [(await open_store()).feed() for _ in range(2)]
+    for feed in feeds:
+        await feed.watch(CODE, 1)
+    await asyncio.gather(*(move(store, s, 0, f"s{s}") for s in range(4)))
+    await move(store, 0, 1, "last")
+    for feed in feeds:
+        items = [await next_item(feed) for _ in range(5)]
+        assert [item.seq for item in items if isinstance(item, FeedEvent)] == [2, 3, 4, 5, 6]
+        assert items[-1] == FeedEvent(CODE, 6, b"moved last")
+
+
+async def test_feed_starts_after_the_snapshot_seq(store: Store, open_store: OpenStore) -> None:
+    await start(store)
+    await move(store, 0, 0, "m1")
+    await move(store, 0, 1, "m2")
+    feed = (await open_store()).feed()
+    await feed.watch(CODE, 2)
+    assert await next_item(feed) == FeedEvent(CODE, 3, b"moved m2")
+    await feed.unwatch(CODE)
+    assert feed.rooms == frozenset()
+    await move(store, 0, 2, "m3")
+    await feed.watch(CODE, 4)
+    await move(store, 0, 3, "m4")
+    assert await next_item(feed) == FeedEvent(CODE, 5, b"moved m4")
+
+
+async def test_feed_reports_a_gap_when_the_stream_was_trimmed(open_store: OpenStore) -> None:
+    store = await open_store(stream_maxlen=5)
+    await store.create_room(CODE, b"lobby")
+    await store.save_room(CODE, 0, b"v1", [b"old"] * 300)
+    feed = (await open_store()).feed()
+    await feed.watch(CODE, 0)
+    assert await next_item(feed) == RoomGap(CODE)
+    await store.save_room(CODE, 1, b"v2", [b"new"])
+    assert await next_item(feed) == FeedEvent(CODE, 301, b"new")
+
+
+async def test_restart_keeps_rooms_and_the_feed_resumes(private_valkey: EmbeddedValkey) -> None:
+    store = await Store.connect(private_valkey.url)
+    listener = await Store.connect(private_valkey.url)
+    try:
+        await start(store)
+        feed = listener.feed()
+        await feed.watch(CODE, 1)
+        await move(store, 0, 0, "m1")
+        assert await next_item(feed) == FeedEvent(CODE, 2, b"moved m1")
+
+        await asyncio.to_thread(private_valkey.stop)
+        await asyncio.to_thread(private_valkey.start)
+
+        assert await version_of(store, 0) == 1
+        assert await move(store, 1, 0, "m2") == CommitResult(3, 1)
+        assert await next_item(feed) == FeedEvent(CODE, 3, b"moved m2")
+        assert await move(store, 0, 1, "m3") == CommitResult(4, 2)
+        assert await next_item(feed) == FeedEvent(CODE, 4, b"moved m3")
+    finally:
+        await listener.close()
+        await store.close()
