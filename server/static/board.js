@@ -1,0 +1,140 @@
+// Drawing one player's board (a BoardView of docs/protocol.md) as DOM elements.
+// A card is text: rank A23456789TJQK then suit cdhs. "??" is a card a spectator
+// may not see yet: it is drawn as a card back, like the face-down counts.
+
+export const HIDDEN_CARD = "??";
+
+const SUITS = {
+  c: { symbol: "\u2663", name: "clubs", red: false },
+  d: { symbol: "\u2666", name: "diamonds", red: true },
+  h: { symbol: "\u2665", name: "hearts", red: true },
+  s: { symbol: "\u2660", name: "spades", red: false },
+};
+const RANKS = {
+  A: ["A", "ace"], 2: ["2", "two"], 3: ["3", "three"], 4: ["4", "four"], 5: ["5", "five"],
+  6: ["6", "six"], 7: ["7", "seven"], 8: ["8", "eight"], 9: ["9", "nine"], T: ["10", "ten"],
+  J: ["J", "jack"], Q: ["Q", "queen"], K: ["K", "king"],
+};
+const RANK_NAMES = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+/** A card's parts to draw it, or null for the hidden placeholder. Throws on anything else. */
+export function parseCard(text) {
+  if (text === HIDDEN_CARD) return null;
+  const rank = typeof text === "string" && text.length === 2 ? RANKS[text[0]] : undefined;
+  const suit = rank ? SUITS[text[1]] : undefined;
+  if (!suit) throw new Error(`not a card: ${JSON.stringify(text)}`);
+  return { rank: rank[0], suit: suit.symbol, red: suit.red, label: `${rank[1]} of ${suit.name}` };
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** One face-down card; `count` (if given) is how many lie there. */
+export function cardBack(count, label) {
+  const back = element("div", "card back");
+  if (count === undefined) back.dataset.card = HIDDEN_CARD;
+  else back.dataset.count = String(count);
+  back.setAttribute("role", "img");
+  back.setAttribute("aria-label", label);
+  back.title = label;
+  if (count !== undefined) back.append(element("span", "count", String(count)));
+  return back;
+}
+
+/** One card, face up, or as a back for "??". */
+export function cardElement(text) {
+  const card = parseCard(text);
+  if (card === null) return cardBack(undefined, "a card not yet seen by every racer");
+  const face = element("div", card.red ? "card face red" : "card face black");
+  face.dataset.card = text;
+  face.setAttribute("role", "img");
+  face.setAttribute("aria-label", card.label);
+  face.title = card.label;
+  const corner = element("span", "corner");
+  corner.append(element("span", "rank", card.rank), element("span", "suit", card.suit));
+  face.append(corner, element("span", "pip", card.suit));
+  return face;
+}
+
+function slot(className, label) {
+  const node = element("div", `slot ${className}`);
+  node.setAttribute("aria-label", label);
+  return node;
+}
+
+function pileElement(cards, index, fanned) {
+  const pile = element("div", fanned ? "pile fan" : "pile column");
+  pile.dataset.pile = `t${index + 1}`;
+  pile.setAttribute("aria-label", `pile ${index + 1}: ${cards.length} cards`);
+  pile.style.setProperty("--cards", String(Math.max(cards.length, 1)));
+  if (cards.length === 0) pile.append(element("div", "card empty"));
+  cards.forEach((text) => pile.append(cardElement(text)));
+  return pile;
+}
+
+function stockElement(board) {
+  const stock = slot("stock", `stock: ${board.stock} face-down cards`);
+  stock.append(board.stock > 0 ? cardBack(board.stock, `${board.stock} face-down stock cards`) : element("div", "card empty"));
+  return stock;
+}
+
+function wasteElement(waste) {
+  const node = slot("waste", `waste: ${waste.length} cards`);
+  node.dataset.count = String(waste.length);
+  const shown = waste.slice(-3);
+  if (shown.length === 0) node.append(element("div", "card empty"));
+  shown.forEach((text) => node.append(cardElement(text)));
+  return node;
+}
+
+function reserveElement(board) {
+  const node = slot("reserve", `reserve: ${board.reserve_hidden} face-down cards under the top`);
+  if (board.reserve_hidden > 0) node.append(cardBack(board.reserve_hidden, `${board.reserve_hidden} face-down reserve cards`));
+  node.append(board.reserve === null ? element("div", "card empty") : cardElement(board.reserve));
+  return node;
+}
+
+function foundationsElement(board) {
+  const row = element("div", "foundations");
+  board.foundations.forEach((top, i) => {
+    const node = slot("foundation", `foundation ${i + 1}`);
+    node.append(top === null ? element("div", "card empty", RANK_NAMES[board.base_rank]) : cardElement(top));
+    row.append(node);
+  });
+  return row;
+}
+
+function hasStock(board) {
+  return board.stock > 0 || board.waste.length > 0 || board.passes_left !== null;
+}
+
+function passesText(board) {
+  if (board.passes_left === null) return "unlimited passes";
+  return board.passes_left === 1 ? "1 pass left" : `${board.passes_left} passes left`;
+}
+
+/** The whole board: stock, waste and reserve, foundations, then the tableau. */
+export function drawBoard(board) {
+  const root = element("div", `cards variant-${board.variant}`);
+  const top = element("div", "top-row");
+  const hand = element("div", "hand");
+  if (hasStock(board)) hand.append(stockElement(board), wasteElement(board.waste));
+  if (board.reserve !== null || board.reserve_hidden > 0) hand.append(reserveElement(board));
+  top.append(hand, foundationsElement(board));
+  const fanned = board.tableau.length > 12;
+  const tableau = element("div", fanned ? "tableau fans" : "tableau columns");
+  tableau.style.setProperty("--piles", String(board.tableau.length));
+  board.tableau.forEach((cards, i) => tableau.append(pileElement(cards, i, fanned)));
+  const notes = element("div", "board-notes", `${passesText(board)} \u00b7 ${board.progress}/${board.total} home`);
+  root.append(top, tableau, notes);
+  return root;
+}
+
+/** The cards a drawn board shows, as text in document order (face-down counts left out). */
+export function shownCards(root) {
+  return Array.from(root.querySelectorAll(".card[data-card]"), (card) => card.dataset.card);
+}
