@@ -102,19 +102,41 @@ function foundationsElement(board) {
   const row = element("div", "foundations");
   board.foundations.forEach((top, i) => {
     const node = slot("foundation", `foundation ${i + 1}`);
-    node.append(top === null ? element("div", "card empty", RANK_NAMES[board.base_rank]) : cardElement(top));
+    node.append(top === null ? element("div", "card empty") : cardElement(top));
     row.append(node);
   });
   return row;
 }
 
-function hasStock(board) {
-  return board.stock > 0 || board.waste.length > 0 || board.passes_left !== null;
+// What each game lays out beside its foundations, and what passes_left counts.
+const GAMES = {
+  "little-forty": { stock: true, waste: true, passes: ["pass", "passes"] },
+  "little-milligan": { stock: true, waste: false, passes: null },
+  "little-billie": { stock: false, waste: false, passes: ["redeal", "redeals"] },
+  "double-canfield-40": { stock: true, waste: true, passes: ["pass", "passes"] },
+};
+const OTHER_GAME = { stock: true, waste: true, passes: ["pass", "passes"] };
+
+function handElements(board) {
+  const game = GAMES[board.variant] ?? OTHER_GAME;
+  const hand = [];
+  if (game.stock || board.stock > 0) hand.push(stockElement(board));
+  if (game.waste || board.waste.length > 0) hand.push(wasteElement(board.waste));
+  if (board.reserve !== null || board.reserve_hidden > 0) hand.push(reserveElement(board));
+  return hand;
 }
 
 function passesText(board) {
-  if (board.passes_left === null) return "unlimited passes";
-  return board.passes_left === 1 ? "1 pass left" : `${board.passes_left} passes left`;
+  const words = (GAMES[board.variant] ?? OTHER_GAME).passes;
+  if (words === null) return null;
+  if (board.passes_left === null) return `unlimited ${words[1]}`;
+  return `${board.passes_left} ${board.passes_left === 1 ? words[0] : words[1]} left`;
+}
+
+function notesText(board) {
+  const notes = [passesText(board), `${board.progress}/${board.total} home`].filter((note) => note !== null);
+  if (board.base_rank !== 1) notes.push(`foundations start at ${RANK_NAMES[board.base_rank]}`);
+  return notes.join(" \u00b7 ");
 }
 
 /** The whole board: stock, waste and reserve, foundations, then the tableau. */
@@ -122,14 +144,13 @@ export function drawBoard(board) {
   const root = element("div", `cards variant-${board.variant}`);
   const top = element("div", "top-row");
   const hand = element("div", "hand");
-  if (hasStock(board)) hand.append(stockElement(board), wasteElement(board.waste));
-  if (board.reserve !== null || board.reserve_hidden > 0) hand.append(reserveElement(board));
+  hand.append(...handElements(board));
   top.append(hand, foundationsElement(board));
   const fanned = board.tableau.length > 12;
   const tableau = element("div", fanned ? "tableau fans" : "tableau columns");
   tableau.style.setProperty("--piles", String(board.tableau.length));
   board.tableau.forEach((cards, i) => tableau.append(pileElement(cards, i, fanned)));
-  const notes = element("div", "board-notes", `${passesText(board)} \u00b7 ${board.progress}/${board.total} home`);
+  const notes = element("div", "board-notes", notesText(board));
   root.append(top, tableau, notes);
   return root;
 }

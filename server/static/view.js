@@ -142,6 +142,7 @@ function renderPanel(player, watch) {
   const board = watch.room.phase === "lobby" || watch.room.phase === "countdown" ? null : watch.boardOf(player.seat);
   const panel = panelFor(player.seat);
   panel.dataset.outcome = player.outcome;
+  panel.dataset.version = String(watch.boards.get(player.seat)?.version ?? 0);
   panel.querySelector(".panel-head").replaceWith(panelHead(player, watch.room, board));
   if (drawn.get(player.seat) !== board) {
     drawn.set(player.seat, board);
