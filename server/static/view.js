@@ -56,6 +56,14 @@ export function selectSeat(seat) {
   }
 }
 
+/** Show the next (1) or previous (-1) racer's panel, as a swipe at phone width does. */
+export function stepSeat(direction) {
+  const seats = Array.from(document.querySelectorAll("#tabs [data-seat]"), (tab) => Number(tab.dataset.seat));
+  const at = seats.indexOf(selected);
+  const next = seats[at + direction];
+  if (next !== undefined) selectSeat(next);
+}
+
 function clockText(watch, now) {
   const room = watch.room;
   if (room.phase === "countdown") return `starts in ${Math.max(0, Math.ceil((room.start_at_ms - now) / 1000))}`;

@@ -4,11 +4,12 @@
 
 import { Link, socketUrl } from "./link.js";
 import { Watch } from "./room.js";
-import { renderPage, renderClock, renderStatus, selectSeat } from "./view.js";
+import { renderPage, renderClock, renderStatus, selectSeat, stepSeat } from "./view.js";
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const CODE = new RegExp(`^[${CODE_ALPHABET}]{6}$`);
 const SPECTATOR_NAME = "web";
+const SWIPE_PX = 60;
 
 /** The room code this page is for, from its address; null on the code form. */
 export function codeFromPath(pathname) {
@@ -35,6 +36,7 @@ class Page {
       const tab = click.target.closest("[data-seat]");
       if (tab !== null) selectSeat(Number(tab.dataset.seat));
     });
+    followSwipes(document.getElementById("boards"));
     this.link.open();
     setInterval(() => renderClock(this.watch, this.link.serverNow()), 250);
   }
@@ -104,6 +106,22 @@ const HANDLERS = {
     return false;
   },
 };
+
+/** A sideways swipe over the boards shows the next or previous racer (phone width). */
+function followSwipes(boards) {
+  let start = null;
+  boards.addEventListener("touchstart", (touch) => {
+    start = touch.touches.length === 1 ? touch.touches[0] : null;
+  }, { passive: true });
+  boards.addEventListener("touchend", (touch) => {
+    if (start === null) return;
+    const end = touch.changedTouches[0];
+    const dx = end.clientX - start.clientX;
+    const dy = end.clientY - start.clientY;
+    start = null;
+    if (Math.abs(dx) > SWIPE_PX && Math.abs(dx) > 2 * Math.abs(dy)) stepSeat(dx < 0 ? 1 : -1);
+  }, { passive: true });
+}
 
 function showPicker() {
   const pick = document.getElementById("pick");

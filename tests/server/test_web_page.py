@@ -179,6 +179,14 @@ VISIBLE = """() => Array.from(document.querySelectorAll('#boards .panel'))
   .filter((p) => p.getBoundingClientRect().width > 0).map((p) => Number(p.dataset.seat))"""
 
 
+SWIPE = """([dx]) => {
+  const boards = document.getElementById("boards");
+  const at = (x) => [new Touch({ identifier: 1, target: boards, clientX: x, clientY: 300 })];
+  boards.dispatchEvent(new TouchEvent("touchstart", { touches: at(200), changedTouches: at(200) }));
+  boards.dispatchEvent(new TouchEvent("touchend", { touches: [], changedTouches: at(200 + dx) }));
+}"""
+
+
 async def test_a_phone_shows_one_board_at_a_time_with_tabs(
     server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
 ) -> None:
@@ -192,6 +200,12 @@ async def test_a_phone_shows_one_board_at_a_time_with_tabs(
     await race.racers[1].play("draw")
     await tab.wait_for(f"() => ({VERSION})(1) === '1'")
     assert await tab.run(VISIBLE) == [1], "a new board keeps the chosen tab"
+    await tab.run(SWIPE, 120)
+    assert await tab.run(VISIBLE) == [0], "a swipe to the right shows the racer before"
+    await tab.run(SWIPE, -120)
+    assert await tab.run(VISIBLE) == [1]
+    await tab.run(SWIPE, -120)
+    assert await tab.run(VISIBLE) == [1], "the last racer has no next"
     await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-phone.png"), full_page=True)
     assert tab.errors == []
 
