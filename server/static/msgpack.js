@@ -145,9 +145,8 @@ export function decode(data) {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const reader = new Reader(bytes);
   const value = readValue(reader);
-  if (reader.at !== bytes.length) {
-    throw new MsgpackError(`${bytes.length - reader.at} bytes left after the value`);
-  }
+  const left = bytes.length - reader.at;
+  if (left !== 0) throw new MsgpackError(`${left} ${left === 1 ? "byte" : "bytes"} left after the value`);
   return value;
 }
 

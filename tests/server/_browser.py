@@ -106,3 +106,15 @@ def artifact_dir(tmp_path: Path) -> Path:
     folder = Path(chosen) if chosen else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@contextlib.asynccontextmanager
+async def code_box(port: int) -> AsyncIterator[Tab]:
+    """The page's code-box view on the server at `port`: its modules load, nothing connects.
+
+    Its scripts' functions are imported and called there; no error may reach its console.
+    """
+    async with browser() as chromium:
+        opened = await open_tab(chromium, f"http://127.0.0.1:{port}/watch/")
+        yield opened
+        assert opened.errors == []
