@@ -115,6 +115,7 @@ function panelHead(player, room, board) {
   const name = element("h3", "name", player.name);
   if (room.host === player.seat) name.append(element("span", "host", "host"));
   head.append(name, element("span", `badge badge-${kind}`, label));
+  if (room.phase === "lobby" || room.phase === "countdown") return head;
   const total = board === null ? 0 : board.total;
   const bar = element("div", "progress");
   bar.setAttribute("role", "progressbar");

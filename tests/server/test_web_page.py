@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import engine
-from protocol import HIDDEN_CARD, BoardView, Settings
+from protocol import HIDDEN_CARD, BoardView, RequestRematch, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
@@ -159,6 +159,12 @@ async def test_a_race_watched_live_from_lobby_to_seed_check(
     await tab.wait_for("() => document.querySelectorAll('.card[data-card=\"??\"]').length === 0")
     await tab.page.screenshot(path=str(folder / "watch-results.png"), full_page=True)
     assert (folder / "watch-results.png").read_bytes().startswith(b"\x89PNG")
+
+    assert (await ada.client.call(RequestRematch)).type == "ok"
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    assert await tab.run("() => document.getElementById('results').hidden")
+    assert await tab.run("() => document.querySelectorAll('#boards .cards').length") == 0
+    assert "race 2" in await tab.run(TEXT, "#room-id")
     assert tab.errors == []
 
 
