@@ -26,6 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from client_cli import statefile
 from client_cli._countdown import count_down
 from client_cli._pending import Pending
+from client_cli._watch_link import watch_link
 from client_cli.commands import HELP, CommandError, parse_command
 from client_cli.connection import ConnectFailed, Connection, reconnect
 from client_cli.describe import describe_error
@@ -205,6 +206,9 @@ class Session:
         """Show one message and complete its request; False when the session must end."""
         request, future = self.pending.answered(message)
         lines = self.tracker.on_message(message)
+        if isinstance(message, Joined):
+            link = watch_link(self.server, message.code)
+            lines.insert(min(2, len(lines)), f"Watch it in a browser: {link}")
         if isinstance(message, Error):
             lines.append(describe_error(request, message) if request else _server_error(message))
         if isinstance(message, GoingAway):

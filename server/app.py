@@ -2,10 +2,11 @@
 
 `RaceServer` ties the parts together: the store (Redis), the hub (local
 fan-out and room timers), the sessions (one per socket) and the metrics.
-``/healthz`` and ``/metrics`` are answered on the WebSocket port before the
-upgrade. `stop` stops accepting, tells every client to reconnect, closes every
-socket at once while moves in flight finish their commits, then closes the hub
-and the store; all of it within ``shutdown_grace_s``. Use it as
+``/healthz``, ``/metrics`` and the spectator page (`server.web`) are answered
+on the WebSocket port before the upgrade. `stop` stops accepting, tells every
+client to reconnect, closes every socket at once while moves in flight finish
+their commits, then closes the hub and the store; all of it within
+``shutdown_grace_s``. Use it as
 ``async with RaceServer(config, store) as server:``.
 """
 
@@ -22,7 +23,7 @@ from websockets.http11 import Request, Response
 
 from protocol import CloseCode, GoingAway, encode
 from protocol.limits import MAX_CLIENT_FRAME
-from server import handlers, play
+from server import handlers, play, web
 from server._services import Services
 from server.clock import Clock, SystemClock
 from server.config import Config
@@ -128,7 +129,7 @@ class RaceServer:
             response.headers["Content-Type"] = CONTENT_TYPE
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
-            return conn.respond(HTTPStatus.NOT_FOUND, "solrace: connect with a WebSocket client\n")
+            return web.respond(request.path, request.headers.get("If-None-Match"))
         return None
 
 

@@ -1,0 +1,242 @@
+// Drawing the page from a Watch (room.js): header, banner, one panel per racer
+// with its progress bar and board, the tabs used at phone width, the results
+// and the seed check. Only boards that changed are drawn again.
+
+import { drawBoard } from "./board.js";
+import { checkSeed, describeSeed } from "./seed.js";
+
+const VARIANTS = {
+  "little-forty": "Little Forty",
+  "little-milligan": "Little Milligan",
+  "little-billie": "Little Billie",
+  "double-canfield-40": "Double Canfield 40",
+};
+const OUTCOMES = {
+  playing: "racing",
+  won: "won",
+  stuck: "stuck",
+  resigned: "resigned",
+  timeout: "out of time",
+};
+
+const drawn = new Map(); // seat -> the board object its panel shows
+let selected = null;
+let seedChecked = null;
+
+const byId = (id) => document.getElementById(id);
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** m:ss, or m:ss.t with `tenths`; negative durations count as zero. */
+export function formatDuration(ms, tenths = false) {
+  const total = Math.max(0, ms);
+  const minutes = Math.floor(total / 60000);
+  const seconds = Math.floor((total % 60000) / 1000);
+  const text = `${minutes}:${String(seconds).padStart(2, "0")}`;
+  return tenths ? `${text}.${Math.floor((total % 1000) / 100)}` : text;
+}
+
+export function renderStatus(state, text) {
+  document.body.dataset.link = state;
+  byId("link").textContent = text;
+}
+
+/** Show one racer's panel (at phone width; every panel shows on a wide screen). */
+export function selectSeat(seat) {
+  selected = seat;
+  for (const node of document.querySelectorAll("#tabs [data-seat], #boards [data-seat]")) {
+    const on = Number(node.dataset.seat) === seat;
+    node.classList.toggle("active", on);
+    if (node.getAttribute("role") === "tab") node.setAttribute("aria-selected", String(on));
+  }
+}
+
+/** Show the next (1) or previous (-1) racer's panel, as a swipe at phone width does. */
+export function stepSeat(direction) {
+  const seats = Array.from(document.querySelectorAll("#tabs [data-seat]"), (tab) => Number(tab.dataset.seat));
+  const at = seats.indexOf(selected);
+  const next = seats[at + direction];
+  if (next !== undefined) selectSeat(next);
+}
+
+function clockText(watch, now) {
+  const room = watch.room;
+  if (room.phase === "countdown") return `starts in ${Math.max(0, Math.ceil((room.start_at_ms - now) / 1000))}`;
+  if (room.phase === "racing") {
+    return `${formatDuration(now - room.start_at_ms)} \u00b7 ${formatDuration(watch.endsAtMs - now)} left`;
+  }
+  if (room.phase === "finished" && watch.result !== null) {
+    return `finished in ${formatDuration(watch.result.ended_at_ms - watch.result.start_at_ms, true)}`;
+  }
+  return "";
+}
+
+export function renderClock(watch, now) {
+  if (watch.room === null || now === null) return;
+  byId("clock").textContent = clockText(watch, now);
+  if (watch.room.phase === "countdown") {
+    const left = Math.max(0, Math.ceil((watch.room.start_at_ms - now) / 1000));
+    const count = byId("banner").querySelector(".count-down");
+    if (count !== null) count.textContent = String(left);
+  }
+}
+
+function bannerFor(room) {
+  const banner = element("div", `banner-${room.phase}`);
+  if (room.phase === "lobby") {
+    const waiting = room.players.filter((player) => !player.ready).length;
+    banner.append(element("strong", "", "In the lobby"), ` \u2014 ${room.players.length} seated, ${waiting} not ready yet`);
+  } else if (room.phase === "countdown") {
+    banner.append(element("span", "", "Get set: the race starts in "), element("strong", "count-down", ""));
+    banner.append(element("span", "commit", `deal committed: ${room.seed_commit.slice(0, 16)}\u2026`));
+  } else if (room.phase === "racing") {
+    const racing = room.players.filter((player) => player.outcome === "playing").length;
+    banner.append(element("strong", "", "Race on"), ` \u2014 ${racing} of ${room.players.length} still racing`);
+  } else {
+    banner.append(element("strong", "", `Race ${room.race_no} is over`));
+  }
+  return banner;
+}
+
+function badgeFor(player, phase) {
+  if (player.away) return ["away", "away"];
+  if (phase === "lobby" || phase === "countdown") return player.ready ? ["ready", "ready"] : ["waiting", "not ready"];
+  return [player.outcome, OUTCOMES[player.outcome] ?? player.outcome];
+}
+
+function panelHead(player, room, board) {
+  const head = element("header", "panel-head");
+  const [kind, label] = badgeFor(player, room.phase);
+  const name = element("h3", "name", player.name);
+  if (room.host === player.seat) name.append(element("span", "host", "host"));
+  head.append(name, element("span", `badge badge-${kind}`, label));
+  if (room.phase === "lobby" || room.phase === "countdown") return head;
+  const total = board === null ? 0 : board.total;
+  const bar = element("div", "progress");
+  bar.setAttribute("role", "progressbar");
+  bar.setAttribute("aria-label", `${player.name}: cards home`);
+  bar.setAttribute("aria-valuemin", "0");
+  bar.setAttribute("aria-valuemax", String(total));
+  bar.setAttribute("aria-valuenow", String(player.progress));
+  const fill = element("div", "fill");
+  fill.style.width = total === 0 ? "0%" : `${(100 * player.progress) / total}%`;
+  bar.append(fill, element("span", "progress-text", total === 0 ? "" : `${player.progress} / ${total}`));
+  const stats = element("div", "stats");
+  stats.append(element("span", "moves", `${player.moves} moves`));
+  if (player.finished_at_ms !== null && room.start_at_ms !== null) {
+    stats.append(element("span", "finish", formatDuration(player.finished_at_ms - room.start_at_ms, true)));
+  }
+  head.append(bar, stats);
+  return head;
+}
+
+function panelFor(seat) {
+  let panel = byId("boards").querySelector(`:scope > [data-seat="${seat}"]`);
+  if (panel === null) {
+    panel = element("article", "panel");
+    panel.dataset.seat = String(seat);
+    panel.setAttribute("role", "tabpanel");
+    panel.append(element("header", "panel-head"), element("div", "board"));
+    drawn.delete(seat);
+  }
+  return panel;
+}
+
+function renderPanel(player, watch) {
+  const board = watch.room.phase === "lobby" || watch.room.phase === "countdown" ? null : watch.boardOf(player.seat);
+  const panel = panelFor(player.seat);
+  panel.dataset.outcome = player.outcome;
+  panel.dataset.version = String(watch.boards.get(player.seat)?.version ?? 0);
+  panel.querySelector(".panel-head").replaceWith(panelHead(player, watch.room, board));
+  if (drawn.get(player.seat) !== board) {
+    drawn.set(player.seat, board);
+    const area = panel.querySelector(".board");
+    area.replaceChildren(board === null ? element("p", "no-board", "The board shows when the race starts.") : drawBoard(board));
+  }
+  return panel;
+}
+
+function renderTabs(room, watch) {
+  const tabs = room.players.map((player) => {
+    const tab = element("button", "tab");
+    tab.type = "button";
+    tab.dataset.seat = String(player.seat);
+    tab.setAttribute("role", "tab");
+    const board = watch.boardOf(player.seat);
+    const share = board === null ? "" : ` ${Math.round((100 * player.progress) / board.total)}%`;
+    tab.append(element("span", "tab-name", player.name), element("span", "tab-share", share));
+    return tab;
+  });
+  byId("tabs").replaceChildren(...tabs);
+}
+
+function resultRows(watch) {
+  const room = watch.room;
+  if (watch.result !== null) {
+    const total = watch.startBoard?.total ?? watch.boardOf(watch.result.ranking[0]?.seat)?.total;
+    return watch.result.ranking.map((r) => [String(r.rank), r.name, r.outcome, r.progress, total, r.moves, r.elapsed_ms]);
+  }
+  return room.players.map((p) => ["", p.name, p.outcome, p.progress, watch.boardOf(p.seat)?.total, p.moves,
+    p.finished_at_ms === null ? null : p.finished_at_ms - room.start_at_ms]);
+}
+
+function renderResults(watch) {
+  const room = watch.room;
+  const results = byId("results");
+  results.hidden = room.phase !== "finished";
+  if (results.hidden) return;
+  byId("ranking").replaceChildren(...resultRows(watch).map(([rank, name, outcome, progress, total, moves, elapsed]) => {
+    const row = element("tr", `result-${outcome}`);
+    const home = total === undefined ? String(progress) : `${progress} / ${total}`;
+    const time = elapsed === null ? "" : formatDuration(elapsed, true);
+    for (const text of [rank, name, OUTCOMES[outcome] ?? outcome, home, String(moves), time]) row.append(element("td", "", text));
+    return row;
+  }));
+  renderSeed(watch);
+}
+
+function renderSeed(watch) {
+  const seed = watch.result?.seed ?? watch.room.seed;
+  const published = watch.result?.seed_commit ?? watch.room.seed_commit;
+  const commit = watch.commitSeen ?? published;
+  if (seed === null || commit === null || seedChecked === `${seed}/${commit}`) return;
+  seedChecked = `${seed}/${commit}`;
+  byId("seed").textContent = `Deal: ${describeSeed(seed)}`;
+  const check = byId("seed-check");
+  const when = watch.commitSeen === null ? "published with the results" : "published at the countdown";
+  check.dataset.ok = "";
+  check.textContent = "checking the seed\u2026";
+  checkSeed(seed, commit).then(({ ok, digest }) => {
+    if (seedChecked !== `${seed}/${commit}`) return;
+    const same = commit === published;
+    check.dataset.ok = String(ok && same);
+    check.textContent = ok && same
+      ? `\u2713 SHA-256 of the seed is ${digest.slice(0, 16)}\u2026, the commitment ${when}: the deal was fixed before the start.`
+      : `\u2717 The seed does not match the commitment ${when} (SHA-256 ${digest.slice(0, 16)}\u2026, commitment ${commit.slice(0, 16)}\u2026).`;
+  });
+}
+
+export function renderPage(watch, now) {
+  const room = watch.room;
+  if (room === null) return;
+  document.body.dataset.phase = room.phase;
+  const variant = VARIANTS[room.variant] ?? room.variant;
+  const id = byId("room-id");
+  id.replaceChildren("Room ", element("strong", "code", room.code), ` \u00b7 ${variant} \u00b7 race ${room.race_no}`);
+  byId("banner").replaceChildren(bannerFor(room));
+  const seats = new Set(room.players.map((player) => player.seat));
+  for (const seat of drawn.keys()) if (!seats.has(seat)) drawn.delete(seat);
+  byId("boards").replaceChildren(...room.players.map((player) => renderPanel(player, watch)));
+  renderTabs(room, watch);
+  if (!seats.has(selected) && room.players.length > 0) selected = room.players[0].seat;
+  selectSeat(selected);
+  renderResults(watch);
+  if (room.phase !== "finished") seedChecked = null;
+  byId("spectators").textContent = room.spectators === 1 ? "1 watching" : `${room.spectators} watching`;
+  renderClock(watch, now);
+}

@@ -1,0 +1,154 @@
+// The watch page: joins a room as a spectator and shows what the server sends,
+// live. Every figure on the page comes from a server message; nothing is
+// inferred from the deal, so the page never shows more than any spectator gets.
+
+import { Link, socketUrl } from "./link.js";
+import { Watch } from "./room.js";
+import { renderPage, renderClock, renderStatus, selectSeat, stepSeat } from "./view.js";
+
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const CODE = new RegExp(`^[${CODE_ALPHABET}]{6}$`);
+const SPECTATOR_NAME = "web";
+const SWIPE_PX = 60;
+
+/** The room code this page is for, from its address; null on the code form. */
+export function codeFromPath(pathname) {
+  const match = /\/watch\/([^/]*)$/.exec(pathname);
+  return match !== null && CODE.test(match[1]) ? match[1] : null;
+}
+
+class Page {
+  constructor(code) {
+    this.watch = new Watch(code);
+    this.token = null;
+    this.entryId = null;
+    this.drawPending = false;
+    this.link = new Link(socketUrl(window.location), {
+      onReady: () => this.enter(),
+      onMessage: (message) => this.receive(message),
+      onStatus: (state, text) => renderStatus(state, text),
+    });
+  }
+
+  start() {
+    document.getElementById("stage").hidden = false;
+    document.getElementById("tabs").addEventListener("click", (click) => {
+      const tab = click.target.closest("[data-seat]");
+      if (tab !== null) selectSeat(Number(tab.dataset.seat));
+    });
+    followSwipes(document.getElementById("boards"));
+    this.link.open();
+    setInterval(() => renderClock(this.watch, this.link.serverNow()), 250);
+  }
+
+  /** A connection was agreed: resume where the page was, or join as a spectator. */
+  enter() {
+    if (this.token !== null) {
+      this.entryId = this.link.send({ type: "resume", token: this.token, last_seq: this.watch.lastSeq });
+    } else {
+      this.entryId = this.link.send({ type: "join_room", code: this.watch.code, name: SPECTATOR_NAME, role: "spectator" });
+    }
+  }
+
+  receive(message) {
+    const handle = HANDLERS[message.type];
+    if (handle !== undefined && handle(this, message)) this.draw();
+  }
+
+  entryRefused(message) {
+    if (message.code === "auth/bad-token" && this.token !== null) {
+      this.token = null;
+      this.enter();
+      return;
+    }
+    const stops = {
+      "room/not-found": `There is no room ${this.watch.code} (it may have expired).`,
+      "room/full": `Room ${this.watch.code} has no spectator places left.`,
+    };
+    this.link.stop(stops[message.code] ?? `The server refused: ${message.message} (${message.code})`);
+  }
+
+  draw() {
+    if (this.drawPending) return;
+    this.drawPending = true;
+    requestAnimationFrame(() => {
+      this.drawPending = false;
+      renderPage(this.watch, this.link.serverNow());
+    });
+  }
+}
+
+const HANDLERS = {
+  joined(page, message) {
+    page.token = message.token;
+    page.watch.replace(message.room, message.seq);
+    renderStatus("live", "live");
+    return true;
+  },
+  snapshot(page, message) {
+    page.watch.replace(message.room, message.seq);
+    renderStatus("live", "live");
+    return true;
+  },
+  resumed() {
+    renderStatus("live", "live (resumed)");
+    return false;
+  },
+  event: (page, message) => page.watch.room !== null && page.watch.onEvent(message.seq, message.event),
+  error(page, message) {
+    if (message.id !== null && message.id === page.entryId) page.entryRefused(message);
+    else renderStatus("live", `server error: ${message.message} (${message.code})`);
+    return false;
+  },
+  going_away(page, message) {
+    page.link.comeBackIn(message.reconnect_in_ms);
+    renderStatus("reconnecting", "the server is restarting\u2026");
+    return false;
+  },
+};
+
+/** A sideways swipe over the boards shows the next or previous racer (phone width). */
+function followSwipes(boards) {
+  let start = null;
+  boards.addEventListener("touchstart", (touch) => {
+    start = touch.touches.length === 1 ? touch.touches[0] : null;
+  }, { passive: true });
+  boards.addEventListener("touchend", (touch) => {
+    if (start === null) return;
+    const end = touch.changedTouches[0];
+    const dx = end.clientX - start.clientX;
+    const dy = end.clientY - start.clientY;
+    start = null;
+    if (Math.abs(dx) > SWIPE_PX && Math.abs(dx) > 2 * Math.abs(dy)) stepSeat(dx < 0 ? 1 : -1);
+  }, { passive: true });
+}
+
+function showPicker() {
+  const pick = document.getElementById("pick");
+  pick.hidden = false;
+  const input = document.getElementById("pick-code");
+  const hint = document.getElementById("pick-hint");
+  input.focus();
+  document.getElementById("pick-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    const code = input.value.trim().toUpperCase();
+    if (!CODE.test(code)) {
+      hint.textContent = `A room code is 6 characters of ${CODE_ALPHABET}.`;
+      return;
+    }
+    window.location.assign(`./${code}`);
+  });
+}
+
+function main() {
+  const code = codeFromPath(window.location.pathname);
+  if (code === null) {
+    document.body.dataset.phase = "pick";
+    showPicker();
+    return;
+  }
+  document.title = `solrace: watching ${code}`;
+  new Page(code).start();
+}
+
+main();

@@ -1,0 +1,289 @@
+"""The spectator page in a real browser: a race watched live, from the lobby to the seed check.
+
+A server on the test's manual clock runs a race of scripted players on a
+public deal; headless Chromium opens ``/watch/CODE`` and the tests read the
+live DOM. What the page draws of a board is held against what a terminal
+spectator in the same room received, so the page shows exactly what the
+server sends to spectators, no more. The page's own functions (msgpack, the
+SHA-256 fallback, board drawing) are tested in the page: see test_web_script.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from protocol import HIDDEN_CARD, BoardView, RequestRematch, Settings
+from server.app import RaceServer
+from server.clock import ManualClock
+from server.store import Store
+from tests.server._browser import PHONE, Tab, artifact_dir, browser, open_tab
+from tests.server._client import Client
+from tests.server._players import (
+    Race,
+    Racer,
+    greedy_line,
+    open_race,
+    race_over,
+    ready_all,
+    serve,
+    states_of,
+    wait_start,
+)
+from tests.server.conftest import opened_clients
+
+VARIANT = "little-forty"
+DEAL = 7
+SEED = b"deal:%d" % DEAL
+SETTINGS = Settings(countdown_s=3, deal_number=DEAL)
+
+SHOWN = """(seat) => {
+  const panel = document.querySelector(`#boards [data-seat="${seat}"]`);
+  return panel && Array.from(panel.querySelectorAll(".card[data-card]"), (c) => c.dataset.card);
+}"""
+"""The cards a racer's panel draws, face up or "??", in document order."""
+SHOWS = f"([seat, want]) => JSON.stringify(({SHOWN})(seat)) === JSON.stringify(want)"
+PROGRESS = """(seat) => {
+  const bar = document.querySelector(`#boards [data-seat="${seat}"] [role=progressbar]`);
+  return [Number(bar.getAttribute("aria-valuenow")), bar.querySelector(".fill").style.width];
+}"""
+MOVED = f"([seat]) => {{ const p = ({PROGRESS})(seat); return p[0] > 0 && p; }}"
+VERSION = '(seat) => document.querySelector(`#boards [data-seat="${seat}"]`).dataset.version'
+TEXT = "([selector]) => document.querySelector(selector).textContent"
+
+
+@pytest.fixture
+async def server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
+    async with serve(store, clock) as running:
+        yield running
+
+
+@pytest.fixture
+async def connect(server: RaceServer) -> AsyncIterator[Callable[[], Awaitable[Client]]]:
+    async with opened_clients(Client.open, server) as open_:
+        yield open_
+
+
+@pytest.fixture
+async def chromium() -> AsyncIterator[Any]:
+    async with browser() as started:
+        yield started
+
+
+def shown_cards(board: BoardView) -> list[str]:
+    """The cards the page draws face up or as "??", in its order: waste top three,
+    reserve top, foundations, then the tableau pile by pile (counts left out)."""
+    cards = list(board.waste[-3:])
+    cards += [board.reserve] if board.reserve is not None else []
+    cards += [top for top in board.foundations if top is not None]
+    return cards + [card for pile in board.tableau for card in pile]
+
+
+def first_progress(line: list[str]) -> int:
+    """How many moves of `line` it takes to put the first card home."""
+    states = states_of(VARIANT, SEED, line)
+    return next(i for i, state in enumerate(states) if engine.view(state).progress > 0)
+
+
+async def watched_race(connect: Callable[[], Awaitable[Client]]) -> Race:
+    return await open_race(connect, VARIANT, ["Ada", "Bob"], SETTINGS, watchers=1)
+
+
+def page_url(server: RaceServer, code: str) -> str:
+    return f"http://127.0.0.1:{server.port}/watch/{code}"
+
+
+async def board_seen(race: Race, racer: Racer) -> BoardView:
+    """The terminal spectator's board of `racer` once it shows the racer's last move."""
+    version = racer.version
+    shown = await race.watchers[0].wait_event(
+        "board", lambda e: e.seat == racer.seat and e.version == version
+    )
+    board: BoardView = shown.board
+    return board
+
+
+async def test_a_race_watched_live_from_lobby_to_seed_check(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
+) -> None:
+    race = await watched_race(connect)
+    ada, bob = race.racers
+    tab = await open_tab(chromium, page_url(server, race.code))
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    assert await tab.run("() => document.querySelectorAll('#boards .panel').length") == 2
+    assert await tab.run(TEXT, "#link") == "live"
+
+    await ready_all(race)
+    await tab.wait_for("() => document.body.dataset.phase === 'countdown'")
+    assert await tab.run(TEXT, ".count-down") in {"1", "2", "3"}
+    started = await wait_start(race)
+    await tab.wait_for("() => document.querySelectorAll('#boards .panel .cards').length === 2")
+    for seat in (0, 1):
+        assert await tab.run(f"([seat]) => ({SHOWN})(seat)", seat) == shown_cards(started.board)
+    assert (await tab.run(TEXT, "#clock")).endswith("left")
+
+    line = greedy_line(VARIANT, SEED)
+    home = first_progress(line)
+    assert await tab.run(f"([seat]) => ({PROGRESS})(seat)", 1) == [0, "0%"]
+    await bob.play_all(line[:home])
+    progress, width = await tab.wait_for(MOVED, 1)
+    assert bob.board is not None and progress == bob.board.progress > 0
+    assert width.endswith("%") and float(width[:-1]) > 0
+    await tab.wait_for(SHOWS, 1, shown_cards(await board_seen(race, bob)))
+    assert await tab.run(TEXT, '#boards [data-seat="1"] .moves') == f"{home} moves"
+
+    await ada.play_all(["draw"] * (line[:home].count("draw") + 2))
+    seen = shown_cards(await board_seen(race, ada))
+    assert HIDDEN_CARD in seen, "Ada turned up more of the stock than Bob: those cards are hidden"
+    await tab.wait_for(SHOWS, 0, seen)
+    backs = '#boards [data-seat="0"] .card.back[data-card="??"]'
+    assert await tab.run("([s]) => document.querySelectorAll(s).length", backs) == seen.count("??")
+    folder = artifact_dir(tmp_path)
+    await tab.page.screenshot(path=str(folder / "watch-racing.png"), full_page=True)
+
+    await ada.resign()
+    await bob.resign()
+    over = await race_over(race)
+    await tab.wait_for("() => document.getElementById('seed-check').dataset.ok === 'true'")
+    names = (
+        "() => Array.from(document.querySelectorAll('#ranking tr'), (r) => r.cells[1].textContent)"
+    )
+    assert await tab.run(names) == [result.name for result in over.ranking]
+    assert hashlib.sha256(SEED).hexdigest()[:16] in await tab.run(TEXT, "#seed-check")
+    assert "public deal 7" in await tab.run(TEXT, "#seed")
+    await tab.wait_for("() => document.querySelectorAll('.card[data-card=\"??\"]').length === 0")
+    await tab.page.screenshot(path=str(folder / "watch-results.png"), full_page=True)
+    assert (folder / "watch-results.png").read_bytes().startswith(b"\x89PNG")
+
+    assert (await ada.client.call(RequestRematch)).type == "ok"
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    assert await tab.run("() => document.getElementById('results').hidden")
+    assert await tab.run("() => document.querySelectorAll('#boards .cards').length") == 0
+    assert "race 2" in await tab.run(TEXT, "#room-id")
+    assert tab.errors == []
+
+
+async def racing_page(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, **viewport: Any
+) -> tuple[Race, Tab]:
+    """A race under way, watched by a page that shows both boards."""
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], SETTINGS, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), **viewport)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    await ready_all(race)
+    await wait_start(race)
+    await tab.wait_for("() => document.querySelectorAll('#boards .panel .cards').length === 2")
+    return race, tab
+
+
+VISIBLE = """() => Array.from(document.querySelectorAll('#boards .panel'))
+  .filter((p) => p.getBoundingClientRect().width > 0).map((p) => Number(p.dataset.seat))"""
+
+
+SWIPE = """([dx]) => {
+  const boards = document.getElementById("boards");
+  const at = (x) => [new Touch({ identifier: 1, target: boards, clientX: x, clientY: 300 })];
+  boards.dispatchEvent(new TouchEvent("touchstart", { touches: at(200), changedTouches: at(200) }));
+  boards.dispatchEvent(new TouchEvent("touchend", { touches: [], changedTouches: at(200 + dx) }));
+}"""
+
+
+async def test_a_phone_shows_one_board_at_a_time_with_tabs(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
+) -> None:
+    race, tab = await racing_page(server, connect, chromium, viewport=PHONE)
+    assert await tab.run(VISIBLE) == [0]
+    tabs = "() => Array.from(document.querySelectorAll('#tabs .tab-name'), (t) => t.textContent)"
+    assert await tab.run(tabs) == ["Ada", "Bob"]
+    await tab.page.click('#tabs [data-seat="1"]')
+    assert await tab.run(VISIBLE) == [1]
+    assert await tab.run("() => document.documentElement.scrollWidth <= window.innerWidth")
+    await race.racers[1].play("draw")
+    await tab.wait_for(f"() => ({VERSION})(1) === '1'")
+    assert await tab.run(VISIBLE) == [1], "a new board keeps the chosen tab"
+    await tab.run(SWIPE, 120)
+    assert await tab.run(VISIBLE) == [0], "a swipe to the right shows the racer before"
+    await tab.run(SWIPE, -120)
+    assert await tab.run(VISIBLE) == [1]
+    await tab.run(SWIPE, -120)
+    assert await tab.run(VISIBLE) == [1], "the last racer has no next"
+    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-phone.png"), full_page=True)
+    assert tab.errors == []
+
+
+async def test_a_wide_screen_shows_the_boards_side_by_side(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    _, tab = await racing_page(server, connect, chromium)
+    assert await tab.run(VISIBLE) == [0, 1]
+    boxes = """() => Array.from(document.querySelectorAll('#boards .panel'),
+      (p) => p.getBoundingClientRect().toJSON())"""
+    first, second = await tab.run(boxes)
+    assert first["top"] == second["top"] and first["right"] <= second["left"]
+    assert not await tab.run("() => document.getElementById('tabs').getBoundingClientRect().height")
+    assert tab.errors == []
+
+
+def page_session(server: RaceServer) -> Any:
+    """The server's session of the page: the room's only spectator."""
+    (session,) = [s for s in server.sessions if s.code is not None and s.seat is None]
+    return session
+
+
+async def test_the_page_resumes_after_losing_its_connection(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    bob = race.racers[1]
+    page_session(server).conn.transport.abort()
+    await bob.play_all(["draw", "draw"])
+    await tab.wait_for("() => document.getElementById('link').textContent === 'live (resumed)'")
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({VERSION})(1) === '3'")
+    assert await tab.run(TEXT, '#boards [data-seat="1"] .moves') == "3 moves"
+    waste = '#boards [data-seat="1"] .waste .card'
+    cards = "([s]) => Array.from(document.querySelectorAll(s), (c) => c.dataset.card)"
+    assert await tab.run(cards, waste) == ["??"] * 3, "Ada has not drawn: Bob's draws are hidden"
+    assert tab.errors == []
+
+
+async def test_the_page_joins_again_when_its_seat_cannot_be_resumed(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, store: Store
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    session = page_session(server)
+    await store.unbind_token(session.token_hash, race.code)
+    session.conn.transport.abort()
+    await race.racers[0].play("draw")
+    await tab.wait_for("() => document.body.dataset.link === 'live'")
+    await tab.wait_for(f"() => ({VERSION})(0) === '1'")
+    assert await tab.run(TEXT, "#link") == "live", "joined again, not resumed"
+    assert tab.errors == []
+
+
+async def test_an_unknown_room_is_reported_and_not_retried(
+    server: RaceServer, chromium: Any
+) -> None:
+    tab = await open_tab(chromium, page_url(server, "ZZZZ22"))
+    await tab.wait_for("() => document.body.dataset.link === 'stopped'")
+    assert await tab.run(TEXT, "#link") == "There is no room ZZZZ22 (it may have expired)."
+    assert tab.errors == []
+
+
+async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium: Any) -> None:
+    tab = await open_tab(chromium, f"http://127.0.0.1:{server.port}/")
+    assert tab.page.url.endswith("/watch/")
+    await tab.page.fill("#pick-code", "abc2i4")
+    await tab.page.click("#pick-form button")
+    assert "6 characters of" in await tab.run(TEXT, "#pick-hint")
+    await tab.page.fill("#pick-code", "zzzz22")
+    async with tab.page.expect_navigation():
+        await tab.page.click("#pick-form button")
+    assert tab.page.url.endswith("/watch/ZZZZ22")
+    await tab.wait_for("() => document.body.dataset.link === 'stopped'")
+    assert tab.errors == []

@@ -1,0 +1,201 @@
+"""The spectator page's other scripts, run in headless Chromium: the seed check,
+board drawing and the room kept from events (msgpack: test_web_msgpack.py).
+
+The page's modules are imported in a page of the real server and called
+directly; hashlib and the protocol's models give the expected answers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from protocol import BoardView, Settings
+from server.app import RaceServer
+from tests.server._browser import Tab, code_box
+
+
+@pytest.fixture
+async def tab(race_server: RaceServer) -> AsyncIterator[Tab]:
+    async with code_box(race_server.port) as opened:
+        yield opened
+
+
+SHA = """async ([inputs]) => {
+  const seed = await import("./static/seed.js");
+  const out = [];
+  for (const hex of inputs) {
+    const bytes = seed.hexToBytes(hex);
+    out.push([seed.bytesToHex(seed.sha256Here(bytes)), await seed.sha256Hex(bytes)]);
+  }
+  return out;
+}"""
+
+
+async def test_sha256_here_and_by_the_browser_agree_with_hashlib(tab: Tab) -> None:
+    inputs = [b"", b"abc", b"deal:7", b"a" * 55, b"b" * 56, b"c" * 64, bytes(range(256)) * 5]
+    results = await tab.run(SHA, [data.hex() for data in inputs])
+    for data, (here, browser_digest) in zip(inputs, results, strict=True):
+        assert here == browser_digest == hashlib.sha256(data).hexdigest(), len(data)
+
+
+async def test_a_seed_is_checked_against_its_commitment(tab: Tab) -> None:
+    seed = b"deal:12"
+    secret = bytes(range(32))
+    script = """async ([seed, commit, secret, secretCommit]) => {
+      const { checkSeed, describeSeed } = await import("./static/seed.js");
+      return [
+        await checkSeed(seed, commit), await checkSeed(seed, secretCommit),
+        await checkSeed(secret, secretCommit), describeSeed(seed), describeSeed(secret),
+      ];
+    }"""
+    commit, secret_commit = hashlib.sha256(seed).hexdigest(), hashlib.sha256(secret).hexdigest()
+    good, bad, secret_ok, public, hidden = await tab.run(
+        script, seed.hex(), commit, secret.hex(), secret_commit
+    )
+    assert good == {"ok": True, "digest": commit}
+    assert bad == {"ok": False, "digest": commit}
+    assert secret_ok["ok"] is True
+    assert public == 'public deal 12 (seed "deal:12")'
+    assert hidden == f"secret seed {secret.hex()}"
+
+
+DRAW = """async ([board]) => {
+  const { drawBoard, shownCards } = await import("./static/board.js");
+  const root = drawBoard(board);
+  document.body.append(root);
+  const all = (s) => Array.from(root.querySelectorAll(s));
+  return {
+    shown: shownCards(root),
+    hiddenBacks: all('.card.back[data-card="??"]').length,
+    counts: all(".card.back[data-count]").map((c) => c.querySelector(".count").textContent),
+    red: all(".card.red").map((c) => c.dataset.card),
+    black: all(".card.black").map((c) => c.dataset.card),
+    faces: all(".card.face").map((c) => c.querySelector(".corner").textContent),
+    labels: all(".card.face").map((c) => c.getAttribute("aria-label")),
+    piles: all(".pile").map((p) => p.className),
+    emptyFoundations: all(".foundation .card.empty").length,
+    notes: root.querySelector(".board-notes").textContent,
+  };
+}"""
+
+
+def _board(**fields: Any) -> dict[str, Any]:
+    board = {
+        "variant": "double-canfield-40",
+        "tableau": [["Kh", "??", "Tc"], [], ["As"]],
+        "foundations": ["??", "??", None, None],
+        "stock": 12,
+        "waste": ["2d", "??", "Qs", "9h"],
+        "reserve": "Jd",
+        "reserve_hidden": 7,
+        "passes_left": None,
+        "base_rank": 7,
+        "outcome": "playing",
+        "progress": 9,
+        "total": 104,
+    }
+    board.update(fields)
+    BoardView.model_validate_json(json.dumps(board))
+    return board
+
+
+async def test_a_board_is_drawn_card_by_card_with_hidden_cards_as_backs(tab: Tab) -> None:
+    drawn = await tab.run(DRAW, _board())
+    assert drawn["shown"] == ["??", "Qs", "9h", "Jd", "??", "??", "Kh", "??", "Tc", "As"]
+    assert drawn["hiddenBacks"] == drawn["shown"].count("??") == 4
+    assert drawn["counts"] == ["12", "7"], "stock and reserve are face-down counts"
+    assert drawn["red"] == ["9h", "Jd", "Kh"]
+    assert drawn["black"] == ["Qs", "Tc", "As"]
+    assert drawn["faces"] == ["Q♠", "9♥", "J♦", "K♥", "10♣", "A♠"]
+    assert drawn["labels"][:2] == ["queen of spades", "nine of hearts"]
+    assert drawn["piles"] == ["pile column"] * 3
+    assert drawn["emptyFoundations"] == 2
+    assert drawn["notes"] == "unlimited passes · 9/104 home · foundations start at 7"
+
+
+async def test_twenty_six_fans_are_drawn_as_rows_and_passes_as_redeals(tab: Tab) -> None:
+    fans = [["Ac", "2c"] for _ in range(26)]
+    board = _board(
+        variant="little-billie",
+        tableau=fans,
+        foundations=[None] * 8,
+        stock=0,
+        waste=[],
+        reserve=None,
+        reserve_hidden=0,
+        passes_left=1,
+        base_rank=1,
+    )
+    drawn = await tab.run(DRAW, board)
+    assert drawn["piles"] == ["pile fan"] * 26
+    assert drawn["counts"] == [], "Little Billie has no stock"
+    assert drawn["notes"] == "1 redeal left · 9/104 home"
+
+
+async def test_a_card_that_is_not_a_card_is_refused(tab: Tab) -> None:
+    script = """async ([cards]) => {
+      const { parseCard } = await import("./static/board.js");
+      const one = (c) => { try { parseCard(c); return "ok"; } catch (e) { return e.message; } };
+      return cards.map(one);
+    }"""
+    results = await tab.run(script, ["Ah", "??", "1h", "Ax", "A", None])
+    assert results[:2] == ["ok", "ok"]
+    assert all(result.startswith("not a card") for result in results[2:])
+
+
+ROOM = """async ([room, frames]) => {
+  const { Watch } = await import("./static/room.js");
+  const watch = new Watch(room.code);
+  watch.replace(room, 0);
+  const applied = frames.map(([seq, event]) => watch.onEvent(seq, event));
+  return { applied, room: watch.room, seqs: watch.lastSeq, boards: Object.fromEntries(watch.boards),
+           commit: watch.commitSeen, result: watch.result && watch.result.seed };
+}"""
+
+
+async def test_room_events_change_the_room_as_the_server_did(tab: Tab) -> None:
+    settings = Settings(countdown_s=1, deal_number=3).model_dump()
+    room = {
+        "code": "ABC234", "variant": "little-forty", "settings": settings, "phase": "lobby",
+        "race_no": 1, "host": 0, "spectators": 1, "start_at_ms": None, "seed_commit": None,
+        "seed": None, "players": [],
+    }  # fmt: skip
+    commit = hashlib.sha256(b"deal:3").hexdigest()
+    board = _board(variant="little-forty")
+    frames = [
+        (1, {"type": "player_joined", "seat": 0, "name": "Ada"}),
+        (2, {"type": "player_joined", "seat": 1, "name": "Bob"}),
+        (2, {"type": "player_joined", "seat": 5, "name": "old news"}),
+        (3, {"type": "ready", "seat": 0, "ready": True}),
+        (4, {"type": "countdown", "race_no": 1, "starts_in_ms": 1000, "start_at_ms": 9000,
+             "seed_commit": commit}),
+        (5, {"type": "race_started", "race_no": 1, "start_at_ms": 9000, "ends_at_ms": 909000,
+             "board": board}),
+        (6, {"type": "progress", "seat": 1, "progress": 2, "moves": 4, "outcome": "playing"}),
+        (6, {"type": "board", "seat": 1, "board": board, "version": 4, "at_ms": 9500}),
+        (6, {"type": "board", "seat": 1, "board": board, "version": 3, "at_ms": 9400}),
+        (7, {"type": "player_left", "seat": 0, "away": True}),
+        (8, {"type": "player_finished", "seat": 1, "outcome": "resigned", "at_ms": 9900,
+             "elapsed_ms": 900}),
+        (9, {"type": "something_new", "seat": 1}),
+    ]  # fmt: skip
+    got = await tab.run(ROOM, room, frames)
+    old_news = {2, 8}
+    assert got["applied"] == [i not in old_news for i in range(len(frames))]
+    players = {player["seat"]: player for player in got["room"]["players"]}
+    assert sorted(players) == [0, 1]
+    assert players[0]["away"] is True and players[0]["ready"] is True
+    assert (players[1]["progress"], players[1]["moves"], players[1]["outcome"]) == (
+        2,
+        4,
+        "resigned",
+    )
+    assert players[1]["finished_at_ms"] == 9900
+    assert got["room"]["phase"] == "racing" and got["room"]["start_at_ms"] == 9000
+    assert got["commit"] == commit and got["seqs"] == 9
+    assert got["boards"]["1"]["version"] == 4
