@@ -88,6 +88,8 @@ class CloseCode(IntEnum):
     """No ``hello`` arrived in time after connecting."""
     REPLACED = 4002
     """Another connection resumed with the same token; this one is closed."""
+    SLOW_READER = 4003
+    """The client fell too far behind reading what the server sends; reconnect and ``resume``."""
 
 
 class ProtocolError(Exception):

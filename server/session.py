@@ -2,7 +2,9 @@
 
 A session reads its frames one at a time, so one player's requests are
 handled in the order they were sent; each request's handler returns the reply
-and the session sends it. Room events reach it from the hub; while a request
+and the session sends it. On shutdown (`drain`) it stops reading from the
+network, answers every frame already read, then sends ``going_away`` and
+closes with 1001. Room events reach it from the hub; while a request
 is joining, resuming or finishing the player's race (``paused``) they are held
 and sent after the reply, each seq once, in order. The session's state changes
 only through its own methods.
@@ -25,6 +27,7 @@ from protocol import (
     CloseCode,
     Error,
     ErrorCode,
+    GoingAway,
     Hello,
     ProtocolError,
     Snapshot,
@@ -41,6 +44,8 @@ from server.store import StoreUnavailable
 
 _log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 10.0
+RECONNECT_IN_MS = 500
+GOING_AWAY_TEXT = "server restarting; resume and resend unanswered moves"
 
 Reply = BaseModel | bytes
 """A handler's answer: a message, or one already encoded (the move ack is packed as bytes)."""
@@ -75,19 +80,51 @@ class Session:
         self.strikes = 0
         self.closing: asyncio.Task[None] | None = None
         """The closing handshake this side started; frames still arriving are dropped."""
+        self.draining = False
+        """Shutting down: no more frames are read from the network."""
+        self.leaving = False
+        """``going_away`` is sent: nothing else may follow it."""
+        self.waiting: asyncio.Timeout | None = None
+        """The wait for the next frame, which `drain` cuts short."""
 
     async def run(self) -> None:
         try:
             if await self._hello():
-                async for frame in self.conn:
+                while (frame := await self._receive()) is not None:
                     if self.closing is None:
                         await self._handle(frame)
+            if self.draining:
+                await self._go_away()
         except ConnectionClosed:
             pass
         finally:
             await self.requests.disconnected(self)
             if self.closing is not None:
                 await self.closing
+
+    def drain(self) -> None:
+        """Shut down: read nothing more from the network, answer every frame already read.
+
+        Then `run` sends ``going_away`` and closes with 1001.
+        """
+        self.draining = True
+        self.conn.transport.pause_reading()
+        if self.waiting is not None:
+            self.waiting.reschedule(asyncio.get_running_loop().time())
+
+    def can_send(self) -> bool:
+        """Whether a pushed frame may be written now; a client too far behind is closed.
+
+        A client whose unsent bytes are over ``send_buffer_limit_bytes`` is
+        closed with 4003 instead: pushing more would only grow the buffer.
+        """
+        if self.leaving:
+            return False
+        limit = self.services.config.send_buffer_limit_bytes
+        if self.conn.transport.get_write_buffer_size() > limit:
+            self._close(CloseCode.SLOW_READER, "too far behind reading; resume")
+            return False
+        return True
 
     async def send(self, message: BaseModel) -> None:
         await self.conn.send(encode(message))
@@ -139,7 +176,7 @@ class Session:
         if self.paused:
             self.held.append((seq, frame))
             return False
-        if seq > self.last_seq:
+        if seq > self.last_seq and self.can_send():
             self.last_seq = seq
             return True
         return False
@@ -174,9 +211,11 @@ class Session:
         while not isinstance(message, Hello):
             try:
                 async with self.clock.timeout(deadline - self.clock.monotonic()):
-                    frame = await self.conn.recv()
+                    frame = await self._receive()
             except TimeoutError:
                 await self.conn.close(CloseCode.HELLO_TIMEOUT, "no hello")
+                return False
+            if frame is None:
                 return False
             message = await self._decode(frame)
             if self.closing is not None:
@@ -193,6 +232,49 @@ class Session:
             Welcome(id=message.id, version=PROTOCOL_VERSION, server_ms=self.clock.now_ms())
         )
         return True
+
+    async def _receive(self) -> str | bytes | None:
+        """The next frame; None once draining has answered every frame already read."""
+        if not self.draining:
+            try:
+                async with asyncio.timeout(None) as self.waiting:
+                    return await self.conn.recv()
+            except TimeoutError:
+                if not self.draining:
+                    raise
+            finally:
+                self.waiting = None
+        return await self._read_before_drain()
+
+    async def _read_before_drain(self) -> str | bytes | None:
+        """A frame that came in before reading stopped, or None: none is left.
+
+        The frames already read wait in the connection's queue, where `recv`
+        takes one without waiting; when the queue is empty it would wait, and
+        the zero timeout ends that. Taking a frame may resume reading from the
+        network (the queue dropped below its mark), so reading is paused again.
+        """
+        try:
+            async with asyncio.timeout(0):
+                frame = await self.conn.recv()
+        except TimeoutError:
+            return None
+        self.conn.transport.pause_reading()
+        return frame
+
+    async def _go_away(self) -> None:
+        """Every frame read is answered: say ``going_away``, close with 1001.
+
+        Reading resumes so that the client's close reply is seen; frames that
+        arrive meanwhile are dropped unread (the client resends after resume).
+        """
+        self.leaving = True
+        self.conn.transport.resume_reading()
+        if self.closing is None:
+            await self.send(GoingAway(reconnect_in_ms=RECONNECT_IN_MS, message=GOING_AWAY_TEXT))
+            self._close(CloseCode.GOING_AWAY, "server shutting down")
+        async for _ in self.conn:
+            pass
 
     async def _decode(self, frame: str | bytes) -> ClientMessage | None:
         """The message, or None after answering what was wrong with the frame."""
