@@ -99,6 +99,23 @@ async def test_a_resent_move_id_is_answered_and_not_applied_again(
     assert [entry.move_id for entry in await store.move_log(code, 0)] == ["d1"]
 
 
+async def test_a_move_id_resent_with_other_text_is_refused_and_nothing_applied(
+    connect: Connect, store: Store
+) -> None:
+    (ann,), code = await _racing(connect)
+    text = _tableau_move(_deal())
+    first = await ann.call(MakeMove, move=text, move_id="m1", expected_version=0)
+    assert isinstance(first, MoveOk)
+    for expected in (0, 1):
+        other = await ann.call(MakeMove, move="draw", move_id="m1", expected_version=expected)
+        assert other.type == "error" and other.code == ErrorCode.MOVE_ID_REUSED, other
+        assert other.version == 1 and text in other.message
+    assert await _own_game(ann) == (1, first.board)
+    assert [(e.text, e.move_id) for e in await store.move_log(code, 0)] == [(text, "m1")]
+    same = await ann.call(MakeMove, move=text, move_id="m1", expected_version=0)
+    assert isinstance(same, MoveOk) and same.board == first.board
+
+
 async def test_a_resend_after_resume_is_answered_and_not_applied_again(
     connect: Connect, store: Store
 ) -> None:
