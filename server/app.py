@@ -3,7 +3,7 @@
 `RaceServer` ties the parts together: the store (Redis), the hub (local
 fan-out and room timers), the sessions (one per socket) and the metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
-answers and it is not shutting down) and ``/metrics`` are answered on the
+answers) and ``/metrics`` are answered on the
 WebSocket port before the upgrade. `stop` stops accepting, and every session
 at once stops reading, answers every request it has already read, then sends
 ``going_away`` and closes with 1001; then the hub and the store close. All of
@@ -139,9 +139,7 @@ class RaceServer:
         return None
 
     async def _readiness(self, conn: ServerConnection) -> Response:
-        """200 when the store answers within ``ready_timeout_s`` and no shutdown has begun."""
-        if self.services.stopping:
-            return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, "not ready: shutting down\n")
+        """200 when the store answers within ``ready_timeout_s``, else 503."""
         try:
             async with asyncio.timeout(self.config.ready_timeout_s):
                 await self.store.ping()

@@ -9,6 +9,10 @@ process with SIGTERM, then resumes and resends what was left unanswered.
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from protocol import CloseCode, Error, GoingAway, MoveOk, decode_server
 from server.store import Store
 from tests.conftest import OpenStore
@@ -65,4 +69,33 @@ async def test_stop_with_nothing_in_flight_still_says_going_away(
     for client in (idle, silent):
         assert await client.closed() == CloseCode.GOING_AWAY
         assert [m.type for m in client.pushed] == ["going_away"]
+        await client.close()
+
+
+async def test_a_request_stuck_in_the_store_cannot_hold_the_shutdown_past_its_grace(
+    open_store: OpenStore, start_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drain waits for requests in flight only until ``shutdown_grace_s``; then it aborts."""
+    grace_s = 0.3
+    store = await open_store()
+    server = await start_server(store, shutdown_grace_s=grace_s)
+    url = f"ws://127.0.0.1:{server.port}"
+    stuck, idle = await Client.open(url, server.clock), await Client.open(url, server.clock)
+    await start_race([stuck], VARIANT, SETTINGS)
+    entered, never = asyncio.Event(), asyncio.Event()
+
+    async def hang(*args: object, **kwargs: object) -> None:
+        entered.set()
+        await never.wait()
+
+    monkeypatch.setattr(store, "commit_move", hang)
+    await pipeline(stuck, 0, stock_line(1))
+    await entered.wait()
+    async with asyncio.timeout(grace_s + 2):
+        await server.stop()
+    assert await idle.closed() == CloseCode.GOING_AWAY
+    assert [m.type for m in idle.pushed] == ["going_away"]
+    assert await stuck.closed() != CloseCode.GOING_AWAY
+    assert replies(stuck) == []
+    for client in (stuck, idle):
         await client.close()
