@@ -111,7 +111,8 @@ async def resign(session: Session, message: Resign) -> Ok:
     now = services.clock.now_ms()
     room = await _racing_room(services, code, now)
     races.check_move(room, seat, now)
-    await services.store.finish_player(code, seat, "resigned", now)
+    if await services.store.finish_player(code, seat, "resigned", now) is None:
+        raise RoomError(ErrorCode.MOVE_FINISHED, "your race is over")
     session.forget_game()
     await _finish(services, code, seat, "resigned", now)
     return Ok(id=message.id)

@@ -16,6 +16,7 @@ from protocol import (
     JoinRoom,
     MakeMove,
     MoveOk,
+    Ping,
     ProgressMade,
     Ready,
     Resign,
@@ -206,6 +207,26 @@ async def test_a_move_after_resigning_is_refused_as_finished(connect: Connect) -
     assert reply.type == "error" and reply.code == ErrorCode.MOVE_FINISHED
     still = await bob.call(MakeMove, move="draw", move_id="b1", expected_version=0)
     assert isinstance(still, MoveOk)
+
+
+async def test_resigning_twice_is_refused_as_finished_even_sent_back_to_back(
+    connect: Connect,
+) -> None:
+    """The second ``resign`` goes out before the first one's events reach the server's cache."""
+    (ann, bob), _ = await _racing(connect, players=2)
+    for request_id in (900, 901):
+        await ann.send_raw(encode(Resign(id=request_id)))
+    await bob.wait_event("player_finished", lambda event: event.seat == 0)
+    pong = await ann.call(Ping)
+    answers = [decode_server(frame) for frame in ann.frames]
+    first, second = (next(m for m in answers if getattr(m, "id", None) == n) for n in (900, 901))
+    assert first.type == "ok", first
+    assert second.type == "error" and second.code == ErrorCode.MOVE_FINISHED, second
+    assert len([m for m in answers if getattr(m, "id", None) in (900, 901)]) == 2
+    assert pong.type == "pong"
+    assert len(bob.events("player_finished")) == 1
+    again = await ann.call(Resign)
+    assert again.type == "error" and again.code == ErrorCode.MOVE_FINISHED
 
 
 async def test_a_spectator_cannot_move(connect: Connect) -> None:
