@@ -37,6 +37,7 @@ from protocol import (
     encode_event_frame,
     error_reply,
 )
+from server._frames import Frames
 from server._services import Services
 from server.ratelimit import TokenBucket
 from server.room import RoomError
@@ -80,20 +81,17 @@ class Session:
         self.strikes = 0
         self.closing: asyncio.Task[None] | None = None
         """The closing handshake this side started; frames still arriving are dropped."""
-        self.draining = False
-        """Shutting down: no more frames are read from the network."""
+        self.frames = Frames(conn)
         self.leaving = False
         """``going_away`` is sent: nothing else may follow it."""
-        self.waiting: asyncio.Timeout | None = None
-        """The wait for the next frame, which `drain` cuts short."""
 
     async def run(self) -> None:
         try:
             if await self._hello():
-                while (frame := await self._receive()) is not None:
+                while (frame := await self.frames.next()) is not None:
                     if self.closing is None:
                         await self._handle(frame)
-            if self.draining:
+            if self.frames.stopped:
                 await self._go_away()
         except ConnectionClosed:
             pass
@@ -107,10 +105,7 @@ class Session:
 
         Then `run` sends ``going_away`` and closes with 1001.
         """
-        self.draining = True
-        self.conn.transport.pause_reading()
-        if self.waiting is not None:
-            self.waiting.reschedule(asyncio.get_running_loop().time())
+        self.frames.stop()
 
     def can_send(self) -> bool:
         """Whether a pushed frame may be written now; a client too far behind is closed.
@@ -201,7 +196,7 @@ class Session:
 
     async def resync(self) -> None:
         """Events were lost to trimming: replace what the client knows with a snapshot."""
-        if self.code is not None:
+        if self.code is not None and not self.leaving:
             await self.send(await self.requests.current_snapshot(self, None))
 
     async def _hello(self) -> bool:
@@ -211,7 +206,7 @@ class Session:
         while not isinstance(message, Hello):
             try:
                 async with self.clock.timeout(deadline - self.clock.monotonic()):
-                    frame = await self._receive()
+                    frame = await self.frames.next()
             except TimeoutError:
                 await self.conn.close(CloseCode.HELLO_TIMEOUT, "no hello")
                 return False
@@ -233,35 +228,6 @@ class Session:
         )
         return True
 
-    async def _receive(self) -> str | bytes | None:
-        """The next frame; None once draining has answered every frame already read."""
-        if not self.draining:
-            try:
-                async with asyncio.timeout(None) as self.waiting:
-                    return await self.conn.recv()
-            except TimeoutError:
-                if not self.draining:
-                    raise
-            finally:
-                self.waiting = None
-        return await self._read_before_drain()
-
-    async def _read_before_drain(self) -> str | bytes | None:
-        """A frame that came in before reading stopped, or None: none is left.
-
-        The frames already read wait in the connection's queue, where `recv`
-        takes one without waiting; when the queue is empty it would wait, and
-        the zero timeout ends that. Taking a frame may resume reading from the
-        network (the queue dropped below its mark), so reading is paused again.
-        """
-        try:
-            async with asyncio.timeout(0):
-                frame = await self.conn.recv()
-        except TimeoutError:
-            return None
-        self.conn.transport.pause_reading()
-        return frame
-
     async def _go_away(self) -> None:
         """Every frame read is answered: say ``going_away``, close with 1001.
 
@@ -269,7 +235,7 @@ class Session:
         arrive meanwhile are dropped unread (the client resends after resume).
         """
         self.leaving = True
-        self.conn.transport.resume_reading()
+        self.frames.restart()
         if self.closing is None:
             await self.send(GoingAway(reconnect_in_ms=RECONNECT_IN_MS, message=GOING_AWAY_TEXT))
             self._close(CloseCode.GOING_AWAY, "server shutting down")
