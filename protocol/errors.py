@@ -61,6 +61,8 @@ class ErrorCode(StrEnum):
     """Spectators cannot play."""
     MOVE_LIMIT = "move/limit"
     """The player has made the maximum number of moves for one race."""
+    MOVE_ID_REUSED = "move/id-reused"
+    """The ``move_id`` was already used for a move with other text; nothing was applied."""
     SERVER_BUSY = "server/busy"
     """The server cannot serve the request now (e.g. storage unavailable); retry later."""
     SERVER_INTERNAL = "server/internal"
@@ -88,6 +90,8 @@ class CloseCode(IntEnum):
     """No ``hello`` arrived in time after connecting."""
     REPLACED = 4002
     """Another connection resumed with the same token; this one is closed."""
+    SLOW_READER = 4003
+    """The client fell too far behind reading what the server sends; reconnect and ``resume``."""
 
 
 class ProtocolError(Exception):

@@ -59,7 +59,7 @@ def _announce(config: Config, port: int, where: str) -> None:
     print("Join a race from another terminal:", flush=True)
     print(f"  .venv/bin/solrace --server {url} create little-forty --name YOU", flush=True)
     print(f"  .venv/bin/solrace --server {url} join CODE --name FRIEND", flush=True)
-    print("Health: /healthz  Metrics: /metrics  Stop: Ctrl-C", flush=True)
+    print("Health: /healthz  Ready: /readyz  Metrics: /metrics  Stop: Ctrl-C", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:

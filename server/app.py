@@ -2,12 +2,13 @@
 
 `RaceServer` ties the parts together: the store (Redis), the hub (local
 fan-out and room timers), the sessions (one per socket) and the metrics.
-``/healthz``, ``/metrics`` and the spectator page (`server.web`) are answered
-on the WebSocket port before the upgrade. `stop` stops accepting, tells every
-client to reconnect, closes every socket at once while moves in flight finish
-their commits, then closes the hub and the store; all of it within
-``shutdown_grace_s``. Use it as
-``async with RaceServer(config, store) as server:``.
+``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
+answers), ``/metrics`` and the spectator page (`server.web`) are answered on
+the WebSocket port before the upgrade. `stop` stops accepting, and every
+session at once stops reading, answers every request it has already read,
+then sends ``going_away`` and closes with 1001; then the hub and the store
+close. All of it takes at most ``shutdown_grace_s``: sockets still open then
+are aborted. Use it as ``async with RaceServer(config, store) as server:``.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ import logging
 from http import HTTPStatus
 from types import TracebackType
 
-from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
+from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from protocol import CloseCode, GoingAway, encode
 from protocol.limits import MAX_CLIENT_FRAME
 from server import handlers, play, web
 from server._services import Services
@@ -30,7 +30,7 @@ from server.config import Config
 from server.hub import Hub
 from server.metrics import CONTENT_TYPE, Metrics
 from server.session import Session
-from server.store import Store
+from server.store import Store, StoreUnavailable
 
 _log = logging.getLogger(__name__)
 MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
@@ -101,18 +101,22 @@ class RaceServer:
         deadline = loop.time() + self.config.shutdown_grace_s
         self.services.stopping = True
         server.close(close_connections=False)
-        conns = [session.conn for session in self.sessions]
-        notice = GoingAway(reconnect_in_ms=500, message="server restarting; resume")
-        broadcast(conns, encode(notice))
-        await _close_all(conns, deadline - loop.time())
+        for session in self.sessions:
+            session.drain()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(server.wait_closed(), max(0.0, deadline - loop.time()))
+        if self.sessions:
+            _log.warning("%d sockets did not close in time; aborting them", len(self.sessions))
+            for session in self.sessions:
+                session.conn.transport.abort()
         await self.hub.close(max(0.0, deadline - loop.time()))
         await self.store.close()
 
     async def _connection(self, conn: ServerConnection) -> None:
         session = Session(conn, self.services, handlers)
         self.sessions.add(session)
+        if self.services.stopping:
+            session.drain()
         try:
             await session.run()
         finally:
@@ -121,9 +125,11 @@ class RaceServer:
     async def _deadline(self, code: str) -> None:
         await play.on_deadline(self.services, code)
 
-    def _http(self, conn: ServerConnection, request: Request) -> Response | None:
+    async def _http(self, conn: ServerConnection, request: Request) -> Response | None:
         if request.path == "/healthz":
             return conn.respond(HTTPStatus.OK, "ok\n")
+        if request.path == "/readyz":
+            return await self._readiness(conn)
         if request.path == "/metrics":
             response = conn.respond(HTTPStatus.OK, self.metrics.render().decode())
             response.headers["Content-Type"] = CONTENT_TYPE
@@ -132,23 +138,14 @@ class RaceServer:
             return web.respond(request.path, request.headers.get("If-None-Match"))
         return None
 
-
-async def _close_all(conns: list[ServerConnection], timeout: float) -> None:
-    """Close every socket with 1001 at once; those not closed within `timeout` are aborted."""
-    closing = [
-        asyncio.ensure_future(conn.close(CloseCode.GOING_AWAY, "server shutting down"))
-        for conn in conns
-    ]
-    if not closing:
-        return
-    _, late = await asyncio.wait(closing, timeout=max(0.0, timeout))
-    if late:
-        _log.warning("%d sockets did not close in time; aborting them", len(late))
-        for conn in conns:
-            conn.transport.abort()
-        for task in late:
-            task.cancel()
-    await asyncio.gather(*closing, return_exceptions=True)
+    async def _readiness(self, conn: ServerConnection) -> Response:
+        """200 when the store answers within ``ready_timeout_s``, else 503."""
+        try:
+            async with asyncio.timeout(self.config.ready_timeout_s):
+                await self.store.ping()
+        except (StoreUnavailable, TimeoutError):
+            return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, "not ready: store unavailable\n")
+        return conn.respond(HTTPStatus.OK, "ready\n")
 
 
 __all__ = ["RaceServer"]

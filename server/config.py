@@ -28,7 +28,12 @@ class Config:
     max_rate_strikes: int = 50
     """Messages refused for rate before the connection is closed."""
     shutdown_grace_s: float = 5.0
-    """How long a shutdown may take: sockets still open then are aborted, room work cancelled."""
+    """How long a shutdown may take: requests already read are answered, then every
+    socket gets ``going_away`` and 1001; sockets still open then are aborted."""
+    send_buffer_limit_bytes: int = 1024 * 1024
+    """Unsent bytes a connection may have queued; over it, it is closed with 4003."""
+    ready_timeout_s: float = 1.0
+    """How long ``/readyz`` waits for the store to answer before it says not ready."""
     workers: int = 1
     """Server processes sharing the port; more than one needs a fixed port."""
     reuse_port: bool = False

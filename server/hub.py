@@ -41,7 +41,10 @@ class Member(Protocol):
     seat: int | None
 
     def admit(self, seq: int, frame: bytes) -> bool:
-        """True: send `frame` now; False: held for later, or already seen."""
+        """True: send `frame` now; False: held for later, already seen, or not to be sent."""
+
+    def can_send(self) -> bool:
+        """False: push nothing to this member now (it is leaving, or too far behind)."""
 
     async def resync(self) -> None: ...
 

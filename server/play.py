@@ -111,7 +111,8 @@ async def resign(session: Session, message: Resign) -> Ok:
     now = services.clock.now_ms()
     room = await _racing_room(services, code, now)
     races.check_move(room, seat, now)
-    await services.store.finish_player(code, seat, "resigned", now)
+    if await services.store.finish_player(code, seat, "resigned", now) is None:
+        raise RoomError(ErrorCode.MOVE_FINISHED, "your race is over")
     session.forget_game()
     await _finish(services, code, seat, "resigned", now)
     return Ok(id=message.id)
@@ -235,16 +236,21 @@ async def _resent_or(refusal: RoomError, session: Session, message: MakeMove) ->
     """The reply of the first time if this move id was applied before, else `refusal`.
 
     A player whose last move ended their race may resend it after a lost
-    connection; it is answered, not refused as too late.
+    connection; it is answered, not refused as too late. The same id with other
+    move text is refused (`move/id-reused`): the text sent now was not applied.
     """
     code, seat = session.code or "", session.seat or 0
-    seen = await session.services.store.find_move(code, seat, message.move_id)
+    store = session.services.store
+    seen = await store.find_move(code, seat, message.move_id)
     if seen is None:
         raise refusal
     board, _ = await own_board(session, await session.services.hub.room(code))
-    record = await session.services.store.load_player(code, seat)
+    record = await store.load_player(code, seat)
     if board is None or record is None:
         raise refusal
+    first = await store.move_log(code, seat, seen.version - 1, seen.version - 1)
+    if [entry.text for entry in first] != [message.move]:
+        raise _reused(message.move_id, first[0].text if first else "", record.version)
     return MoveOk(
         id=message.id,
         move_id=message.move_id,
@@ -254,6 +260,11 @@ async def _resent_or(refusal: RoomError, session: Session, message: MakeMove) ->
         progress=record.progress,
         outcome=engine.outcome(engine.from_bytes(record.state)).value,
     )
+
+
+def _reused(move_id: str, first_text: str, version: int) -> MoveRefused:
+    text = f"move id {move_id!r} was already used for {first_text!r}; use a new move id"
+    return MoveRefused(ErrorCode.MOVE_ID_REUSED, text, version)
 
 
 def _stale(version: int) -> MoveRefused:

@@ -2,7 +2,9 @@
 
 A session reads its frames one at a time, so one player's requests are
 handled in the order they were sent; each request's handler returns the reply
-and the session sends it. Room events reach it from the hub; while a request
+and the session sends it. On shutdown (`drain`) it stops reading from the
+network, answers every frame already read, then sends ``going_away`` and
+closes with 1001. Room events reach it from the hub; while a request
 is joining, resuming or finishing the player's race (``paused``) they are held
 and sent after the reply, each seq once, in order. The session's state changes
 only through its own methods.
@@ -25,6 +27,7 @@ from protocol import (
     CloseCode,
     Error,
     ErrorCode,
+    GoingAway,
     Hello,
     ProtocolError,
     Snapshot,
@@ -34,6 +37,7 @@ from protocol import (
     encode_event_frame,
     error_reply,
 )
+from server._frames import Frames
 from server._services import Services
 from server.ratelimit import TokenBucket
 from server.room import RoomError
@@ -41,6 +45,8 @@ from server.store import StoreUnavailable
 
 _log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 10.0
+RECONNECT_IN_MS = 500
+GOING_AWAY_TEXT = "server restarting; resume and resend unanswered moves"
 
 Reply = BaseModel | bytes
 """A handler's answer: a message, or one already encoded (the move ack is packed as bytes)."""
@@ -75,19 +81,45 @@ class Session:
         self.strikes = 0
         self.closing: asyncio.Task[None] | None = None
         """The closing handshake this side started; frames still arriving are dropped."""
+        self.frames = Frames(conn)
+        self.leaving = False
+        """``going_away`` is sent: nothing else may follow it."""
 
     async def run(self) -> None:
         try:
             if await self._hello():
-                async for frame in self.conn:
+                while (frame := await self.frames.next()) is not None:
                     if self.closing is None:
                         await self._handle(frame)
+            if self.frames.stopped:
+                await self._go_away()
         except ConnectionClosed:
             pass
         finally:
             await self.requests.disconnected(self)
             if self.closing is not None:
                 await self.closing
+
+    def drain(self) -> None:
+        """Shut down: read nothing more from the network, answer every frame already read.
+
+        Then `run` sends ``going_away`` and closes with 1001.
+        """
+        self.frames.stop()
+
+    def can_send(self) -> bool:
+        """Whether a pushed frame may be written now; a client too far behind is closed.
+
+        A client whose unsent bytes are over ``send_buffer_limit_bytes`` is
+        closed with 4003 instead: pushing more would only grow the buffer.
+        """
+        if self.leaving:
+            return False
+        limit = self.services.config.send_buffer_limit_bytes
+        if self.conn.transport.get_write_buffer_size() > limit:
+            self._close(CloseCode.SLOW_READER, "too far behind reading; resume")
+            return False
+        return True
 
     async def send(self, message: BaseModel) -> None:
         await self.conn.send(encode(message))
@@ -139,7 +171,7 @@ class Session:
         if self.paused:
             self.held.append((seq, frame))
             return False
-        if seq > self.last_seq:
+        if seq > self.last_seq and self.can_send():
             self.last_seq = seq
             return True
         return False
@@ -164,7 +196,7 @@ class Session:
 
     async def resync(self) -> None:
         """Events were lost to trimming: replace what the client knows with a snapshot."""
-        if self.code is not None:
+        if self.code is not None and not self.leaving:
             await self.send(await self.requests.current_snapshot(self, None))
 
     async def _hello(self) -> bool:
@@ -174,9 +206,11 @@ class Session:
         while not isinstance(message, Hello):
             try:
                 async with self.clock.timeout(deadline - self.clock.monotonic()):
-                    frame = await self.conn.recv()
+                    frame = await self.frames.next()
             except TimeoutError:
                 await self.conn.close(CloseCode.HELLO_TIMEOUT, "no hello")
+                return False
+            if frame is None:
                 return False
             message = await self._decode(frame)
             if self.closing is not None:
@@ -193,6 +227,20 @@ class Session:
             Welcome(id=message.id, version=PROTOCOL_VERSION, server_ms=self.clock.now_ms())
         )
         return True
+
+    async def _go_away(self) -> None:
+        """Every frame read is answered: say ``going_away``, close with 1001.
+
+        Reading resumes so that the client's close reply is seen; frames that
+        arrive meanwhile are dropped unread (the client resends after resume).
+        """
+        self.leaving = True
+        self.frames.restart()
+        if self.closing is None:
+            await self.send(GoingAway(reconnect_in_ms=RECONNECT_IN_MS, message=GOING_AWAY_TEXT))
+            self._close(CloseCode.GOING_AWAY, "server shutting down")
+        async for _ in self.conn:
+            pass
 
     async def _decode(self, frame: str | bytes) -> ClientMessage | None:
         """The message, or None after answering what was wrong with the frame."""

@@ -34,6 +34,9 @@ class Watcher(Protocol):
     @property
     def conn(self) -> ServerConnection: ...
 
+    def can_send(self) -> bool:
+        """False: push nothing to this watcher now (it is leaving, or too far behind)."""
+
 
 class Audience(Protocol):
     """What the boards need of the hub: the store, and who watches a room now."""
@@ -118,7 +121,8 @@ class Spectate:
                 if seat != REVEAL:
                     await self._advance(seat, version)
                 known = await self._known()
-                targets = [member.conn for member in self.hub.spectators(self.code)]
+                watchers = self.hub.spectators(self.code)
+                targets = [member.conn for member in watchers if member.can_send()]
                 for shown in self._news(seat, known):
                     broadcast(targets, _frame(shown, seq))
         finally:

@@ -30,6 +30,11 @@ class StoreReads:
         """This store's id among the processes that watch rooms (its channel's suffix)."""
 
     @translated
+    async def ping(self) -> None:
+        """Wait for Redis to answer; raises `StoreUnavailable` when it cannot."""
+        await self._client.ping()
+
+    @translated
     async def load_room(self, code: str) -> RoomRecord | None:
         values: list[Any] = await self._client.hmget(
             self._keys(code).room, ["body", "version", "seq"]

@@ -88,6 +88,18 @@ async def test_health_answers_plain_http(race_server: RaceServer) -> None:
     assert status == 404
 
 
+async def test_readiness_needs_the_store_and_liveness_does_not(
+    private_valkey: EmbeddedValkey, start_server: ServerFactory
+) -> None:
+    server = await start_server(await Store.connect(private_valkey.url), ready_timeout_s=2.0)
+    assert await _get(server.port, "/readyz") == (200, "ready\n")
+    await asyncio.to_thread(private_valkey.stop)
+    assert await _get(server.port, "/readyz") == (503, "not ready: store unavailable\n")
+    assert await _get(server.port, "/healthz") == (200, "ok\n")
+    await asyncio.to_thread(private_valkey.start)
+    assert await _get(server.port, "/readyz") == (200, "ready\n")
+
+
 async def test_metrics_count_moves_refusals_and_latency(
     connect: Connect, race_server: RaceServer
 ) -> None:

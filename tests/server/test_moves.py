@@ -16,6 +16,7 @@ from protocol import (
     JoinRoom,
     MakeMove,
     MoveOk,
+    Ping,
     ProgressMade,
     Ready,
     Resign,
@@ -97,6 +98,23 @@ async def test_a_resent_move_id_is_answered_and_not_applied_again(
     assert (again.version, again.move_id, again.board) == (1, "d1", first.board)
     assert await _own_game(ann) == (1, first.board)
     assert [entry.move_id for entry in await store.move_log(code, 0)] == ["d1"]
+
+
+async def test_a_move_id_resent_with_other_text_is_refused_and_nothing_applied(
+    connect: Connect, store: Store
+) -> None:
+    (ann,), code = await _racing(connect)
+    text = _tableau_move(_deal())
+    first = await ann.call(MakeMove, move=text, move_id="m1", expected_version=0)
+    assert isinstance(first, MoveOk)
+    for expected in (0, 1):
+        other = await ann.call(MakeMove, move="draw", move_id="m1", expected_version=expected)
+        assert other.type == "error" and other.code == ErrorCode.MOVE_ID_REUSED, other
+        assert other.version == 1 and text in other.message
+    assert await _own_game(ann) == (1, first.board)
+    assert [(e.text, e.move_id) for e in await store.move_log(code, 0)] == [(text, "m1")]
+    same = await ann.call(MakeMove, move=text, move_id="m1", expected_version=0)
+    assert isinstance(same, MoveOk) and same.board == first.board
 
 
 async def test_a_resend_after_resume_is_answered_and_not_applied_again(
@@ -189,6 +207,26 @@ async def test_a_move_after_resigning_is_refused_as_finished(connect: Connect) -
     assert reply.type == "error" and reply.code == ErrorCode.MOVE_FINISHED
     still = await bob.call(MakeMove, move="draw", move_id="b1", expected_version=0)
     assert isinstance(still, MoveOk)
+
+
+async def test_resigning_twice_is_refused_as_finished_even_sent_back_to_back(
+    connect: Connect,
+) -> None:
+    """The second ``resign`` goes out before the first one's events reach the server's cache."""
+    (ann, bob), _ = await _racing(connect, players=2)
+    for request_id in (900, 901):
+        await ann.send_raw(encode(Resign(id=request_id)))
+    await bob.wait_event("player_finished", lambda event: event.seat == 0)
+    pong = await ann.call(Ping)
+    answers = [decode_server(frame) for frame in ann.frames]
+    first, second = (next(m for m in answers if getattr(m, "id", None) == n) for n in (900, 901))
+    assert first.type == "ok", first
+    assert second.type == "error" and second.code == ErrorCode.MOVE_FINISHED, second
+    assert len([m for m in answers if getattr(m, "id", None) in (900, 901)]) == 2
+    assert pong.type == "pong"
+    assert len(bob.events("player_finished")) == 1
+    again = await ann.call(Resign)
+    assert again.type == "error" and again.code == ErrorCode.MOVE_FINISHED
 
 
 async def test_a_spectator_cannot_move(connect: Connect) -> None:
