@@ -112,6 +112,9 @@ async def _resume(session: Session, message: Resume) -> Resumed | Snapshot:
             raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
         saved = await room_update.update(services.store, code, lambda r: rooms.come_back(r, seat))
         room, seq = saved.room, saved.seq
+    elif services.by_token.get(token_hash(message.token)) is None:
+        saved = await room_update.update(services.store, code, _count_spectator)
+        room, seq = saved.room, saved.seq
     await _replace_old_socket(session, token_hash(message.token))
     session.bind(code, seat, token_hash(message.token))
     missed = await services.store.events_since(code, message.last_seq, limit=RESUME_EVENTS)
@@ -242,6 +245,12 @@ async def _watch(
         session.hold_event(event_seq, body)
     if session.seat is None:
         await play.welcome_spectator(session, code, seq)
+
+
+def _count_spectator(room: Room) -> Transition:
+    """A spectator back on a new socket after the old one left: counted again."""
+    _, counted = rooms.join(room, "", "spectator")
+    return counted
 
 
 async def _replace_old_socket(session: Session, token: str) -> None:

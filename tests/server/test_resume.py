@@ -169,3 +169,28 @@ async def test_a_last_seq_ahead_of_the_room_gets_a_snapshot(
     assert snapshot.type == "snapshot"
     assert snapshot.seq < 10_000 and snapshot.version == 0
     assert snapshot.board is not None and snapshot.room.code == joined.code
+
+
+async def test_a_spectator_who_comes_back_is_counted_again(connect: Connect) -> None:
+    ann, watcher = await connect(), await connect()
+    created = await ann.call(CreateRoom, variant=VARIANT, name="Ann", settings=SETTINGS)
+    watching = await watcher.call(JoinRoom, code=created.code, name="Eve", role="spectator")
+    await ann.wait_event("spectator_count", lambda event: event.count == 1)
+    await watcher.close()
+    await ann.wait_event("spectator_count", lambda event: event.count == 0)
+
+    back = await connect()
+    assert (await back.call(Resume, token=watching.token, last_seq=0)).type in {
+        "resumed",
+        "snapshot",
+    }
+    await ann.wait_event("spectator_count", lambda event: event.count == 1)
+    assert (await ann.call(Sync)).room.spectators == 1
+
+    again = await connect()
+    assert (await again.call(Resume, token=watching.token, last_seq=0)).type in {
+        "resumed",
+        "snapshot",
+    }
+    assert await back.closed() == CloseCode.REPLACED
+    assert (await ann.call(Sync)).room.spectators == 1
