@@ -1,7 +1,8 @@
 """The server process: WebSocket endpoint, HTTP health and metrics, orderly shutdown.
 
 `RaceServer` ties the parts together: the store (Redis), the hub (local
-fan-out and room timers), the sessions (one per socket) and the metrics.
+fan-out and room timers), the deadline poller (due deadlines of any room), the
+sessions (one per socket) and the metrics.
 ``/healthz`` and ``/metrics`` are answered on the WebSocket port before the
 upgrade. `stop` stops accepting, tells every client to reconnect, closes every
 socket at once while moves in flight finish their commits, then closes the hub
@@ -22,12 +23,13 @@ from websockets.http11 import Request, Response
 
 from protocol import CloseCode, GoingAway, encode
 from protocol.limits import MAX_CLIENT_FRAME
-from server import handlers, play
+from server import deadlines, handlers
 from server._services import Services
 from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
 from server.metrics import CONTENT_TYPE, Metrics
+from server.poller import DeadlinePoller
 from server.session import Session
 from server.store import Store
 
@@ -47,6 +49,13 @@ class RaceServer:
         )
         self.hub = Hub(store, self._deadline, self.clock)
         self.services = Services(store, self.hub, self.metrics, config, self.clock)
+        self.poller = DeadlinePoller(
+            store,
+            self.clock,
+            self._deadline,
+            poll_s=config.deadline_poll_s,
+            lease_s=config.deadline_lease_s,
+        )
         self.server: Server | None = None
         self.stopped: asyncio.Future[None] | None = None
         """The shutdown, once `stop` has begun it."""
@@ -82,6 +91,7 @@ class RaceServer:
             ping_timeout=20,
             reuse_port=self.config.reuse_port,
         )
+        self.poller.start()
 
     async def stop(self) -> None:
         """Stop accepting, send ``going_away``, finish commits in flight, close everything.
@@ -99,6 +109,7 @@ class RaceServer:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.config.shutdown_grace_s
         self.services.stopping = True
+        await self.poller.close()
         server.close(close_connections=False)
         conns = [session.conn for session in self.sessions]
         notice = GoingAway(reconnect_in_ms=500, message="server restarting; resume")
@@ -118,7 +129,7 @@ class RaceServer:
             self.sessions.discard(session)
 
     async def _deadline(self, code: str) -> None:
-        await play.on_deadline(self.services, code)
+        await deadlines.on_deadline(self.services, code)
 
     def _http(self, conn: ServerConnection, request: Request) -> Response | None:
         if request.path == "/healthz":
