@@ -18,13 +18,18 @@ from server._services import Services
 from server.room import Room, RoomError, Transition
 from server.store import VersionConflict
 
-__all__ = ["on_deadline"]
+__all__ = ["EARLY_MS", "on_deadline"]
+
+EARLY_MS = 100
+"""A local timer may fire this much before its deadline by the wall clock; it waits
+the rest. A deadline further off (the room moved on meanwhile) is left for later."""
 
 
 async def on_deadline(services: Services, code: str) -> None:
     """Do what is due in the room now, then schedule its next deadline.
 
-    Timers may fire a little early by the wall clock; then this waits the rest.
+    Timers may fire a little early by the wall clock; then this waits the rest
+    (at most `EARLY_MS`).
     """
     try:
         room, _, _ = await room_update.load(services.store, code)
@@ -34,8 +39,9 @@ async def on_deadline(services: Services, code: str) -> None:
         await services.store.settle_deadline(code, -1, None)
         return
     due = races.deadline(room)
-    if due is not None and due > services.clock.now_ms():
-        await services.clock.sleep((due - services.clock.now_ms()) / 1000 + 0.001)
+    early_ms = 0 if due is None else due - services.clock.now_ms()
+    if 0 < early_ms <= EARLY_MS:
+        await services.clock.sleep(early_ms / 1000 + 0.001)
     now = services.clock.now_ms()
     if room.phase == "countdown" and due is not None and now >= due:
         await settle.start(services, code, now)

@@ -79,8 +79,16 @@ class DeadlinePoller:
             await self._polled.wait()
 
     async def _run(self) -> None:
+        """Poll every `poll_s` from the start; a poll that overran is followed at once."""
+        period_ms = round(self.poll_s * 1000)
+        next_ms = self.clock.now_ms()
         while True:
-            await self.clock.sleep(self.poll_s)
+            next_ms += period_ms
+            wait_ms = next_ms - self.clock.now_ms()
+            if wait_ms > 0:
+                await self.clock.sleep(wait_ms / 1000)
+            else:
+                next_ms = self.clock.now_ms()
             try:
                 await self.poll()
             except StoreUnavailable as error:
