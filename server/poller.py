@@ -52,8 +52,9 @@ class DeadlinePoller:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
+        """Poll every `poll_s` of the clock from now on."""
         if self._task is None:
-            self._task = asyncio.create_task(self._run())
+            self._task = asyncio.create_task(self._run(self.clock.now_ms()))
 
     async def close(self) -> None:
         """Stop polling; a handler cut short keeps its claim until the lease runs out."""
@@ -78,10 +79,10 @@ class DeadlinePoller:
             self._polled.clear()
             await self._polled.wait()
 
-    async def _run(self) -> None:
-        """Poll every `poll_s` from the start; a poll that overran is followed at once."""
+    async def _run(self, since_ms: int) -> None:
+        """Poll every `poll_s` from `since_ms`; a poll that overran is followed at once."""
         period_ms = round(self.poll_s * 1000)
-        next_ms = self.clock.now_ms()
+        next_ms = since_ms
         while True:
             next_ms += period_ms
             wait_ms = next_ms - self.clock.now_ms()

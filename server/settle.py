@@ -55,12 +55,15 @@ async def reconcile(services: Services, code: str, room: Room) -> None:
     """Bring into the room any finish its game records know of but it does not.
 
     A process can die between committing a winning move and recording the finish
-    in the room; the game record is the truth.
+    in the room; the game record is the truth. Timeouts at the time limit are
+    left to `race.expire`, which gives them the same instant.
     """
     for player in room.players:
         if player.outcome != "playing":
             continue
         record = await services.store.load_player(code, player.seat)
         if record is None or record.outcome == "playing" or record.finished_at_ms is None:
+            continue
+        if room.phase == "racing" and record.finished_at_ms >= races.time_limit(room):
             continue
         await record_finish(services, code, player.seat, record.outcome, record.finished_at_ms)

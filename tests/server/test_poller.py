@@ -124,3 +124,22 @@ async def test_a_deadline_whose_claimer_died_comes_due_again(
     assert other.poller.fired == 1
     (started,) = await _events(other.store, code, "race_started")
     assert started.start_at_ms == due
+
+
+async def test_a_time_limit_cut_short_after_timing_out_the_games_is_finished_later(
+    open_store: OpenStore, start_server: ServerFactory, clock: ManualClock
+) -> None:
+    """A process died after timing out every game at the time limit, before the room knew."""
+    code, countdown = await _abandoned_countdown(open_store, start_server)
+    other = await start_server(await open_store())
+    await _past(clock, countdown.start_at_ms, other)
+    (started,) = await _events(other.store, code, "race_started")
+    dead = await open_store()
+    assert await dead.claim_deadlines(started.ends_at_ms, started.ends_at_ms + 10_000) == [code]
+    for seat in (0, 1):
+        assert await dead.finish_player(code, seat, "timeout", started.ends_at_ms) is not None
+    await _past(clock, started.ends_at_ms + 10_000, other)
+    (over,) = await _events(other.store, code, "race_over")
+    assert {(r.outcome, r.finished_at_ms) for r in over.ranking} == {
+        ("timeout", started.ends_at_ms)
+    }
