@@ -73,10 +73,12 @@ async def _idle(services: Services, code: str, now: int) -> None:
     last, versions = await _last_moves(services, code, room)
     timed_out: list[int] = []
     for seat in races.idle_timeouts(room, last, now):
-        at_ms = room.player(seat).idle_timeout_ms or now
+        at_ms, version = room.player(seat).idle_timeout_ms or now, versions.get(seat)
+        if version is None:
+            continue
         try:
             done = await services.store.finish_player(
-                code, seat, "timeout", at_ms, expected_version=versions[seat]
+                code, seat, "timeout", at_ms, expected_version=version
             )
         except VersionConflict:
             continue

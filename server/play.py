@@ -134,6 +134,7 @@ async def end_race(session: Session, message: EndRace) -> Ok:
     now = services.clock.now_ms()
     room, _, _ = await room_update.load(services.store, code)
     races.end_race(room, seat, now)
+    now = min(now, races.time_limit(room))
     timed_out: list[int] = []
     for player in room.players:
         if player.outcome != "playing":

@@ -122,7 +122,8 @@ def idle_step(
 def end_race(
     room: Room, seat: int, now_ms: int, seats: Collection[int] | None = None
 ) -> Transition:
-    """Host only, during a race: everyone still racing finishes with ``timeout`` now.
+    """Host only, during a race: everyone still racing finishes with ``timeout`` now
+    (at the time limit, if that has passed).
 
     `seats` limits it to those seats (the ones whose games the server timed out).
     """
@@ -130,7 +131,7 @@ def end_race(
     if room.phase != "racing":
         raise RoomError(ErrorCode.ROOM_WRONG_PHASE, f"no race is running ({room.phase})")
     late = [p.seat for p in _racing(room) if seats is None or p.seat in seats]
-    return _time_out(room, dict.fromkeys(late, now_ms))
+    return _time_out(room, dict.fromkeys(late, min(now_ms, time_limit(room))))
 
 
 def time_limit(room: Room) -> int:

@@ -98,6 +98,8 @@ def test_the_host_ends_a_race_for_everyone_still_racing() -> None:
     assert race.is_over(ended)
     only = race.end_race(room, 0, START + 4_000, seats=[2]).room
     assert [player.outcome for player in only.players] == ["playing", "resigned", "timeout"]
+    late = race.end_race(room, 0, END + 5_000).room
+    assert {player.finished_at_ms for player in late.players} == {START + 1_000, END}
 
 
 @pytest.mark.parametrize(
