@@ -1,11 +1,12 @@
-"""Moves, resignations and the race clock: the hot path of the server.
+"""Moves, resignations and the host ending a race: the hot path of the server.
 
 A move is checked against the room (racing, the player still playing, in
 time), parsed and applied by the engine to the player's game, then committed
 with the player's expected version and its ``progress`` event in one guarded
 step. The session keeps the player's game between moves, so the common move
 costs one store round trip. A move that ends the player's race (won, stuck)
-updates the room, and the last player to finish closes the race.
+updates the room, and the last player to finish closes the race. The race's
+deadlines (start, time limit, idle limit) are in `server.deadlines`.
 """
 
 from __future__ import annotations
