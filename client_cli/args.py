@@ -13,7 +13,13 @@ from typing import Literal
 
 from engine import VARIANT_KEYS
 from protocol import Settings
-from protocol.limits import MAX_DEAL_NUMBER, MAX_NAME_CHARS, MAX_PLAYERS, ROOM_CODE_ALPHABET
+from protocol.limits import (
+    MAX_DEAL_NUMBER,
+    MAX_NAME_CHARS,
+    MAX_PLAYERS,
+    MIN_IDLE_LIMIT_S,
+    ROOM_CODE_ALPHABET,
+)
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
 Action = Literal["create", "join", "watch", "resume"]
@@ -50,6 +56,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
             spectator_delay_s=args.spectator_delay,
             countdown_s=args.countdown,
             deal_number=args.deal,
+            idle_limit_s=args.idle_limit,
         )
     return Options(
         action=args.action,
@@ -127,6 +134,15 @@ def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=defaults.spectator_delay_s,
         metavar="S",
         help="seconds spectators see boards late, 0-600 (default: 0)",
+    )
+    create.add_argument(
+        "--idle-limit",
+        type=bounded(MIN_IDLE_LIMIT_S, 3600),
+        metavar="S",
+        help=(
+            "once someone has finished, a player with no move for S seconds times out,"
+            f" {MIN_IDLE_LIMIT_S}-3600 (default: no idle limit)"
+        ),
     )
     create.add_argument(
         "--countdown",

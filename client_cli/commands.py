@@ -17,6 +17,7 @@ WORDS = (
     "board",
     "room",
     "resign",
+    "end",
     "rematch",
     "sync",
     "help",
@@ -33,6 +34,7 @@ Commands:
   board             show your board (spectators: every player's latest board)
   room              show the room: code, settings, players
   resign            give up this race
+  end               host only, during a race: end it now for everyone still racing
   rematch           host only, after a race: back to the lobby
   sync              fetch the room and your board afresh
   help              this text

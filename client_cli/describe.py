@@ -17,6 +17,7 @@ from protocol import (
     Countdown,
     Error,
     HostChanged,
+    IdleWarning,
     MakeMove,
     PlayerBack,
     PlayerFinished,
@@ -127,6 +128,12 @@ def _finished(event: PlayerFinished, room: RoomSnapshot, you: int | None) -> str
     return f"{_who(room, event.seat, you)} {verb} {format_duration(event.elapsed_ms)}."
 
 
+def _idle(event: IdleWarning, room: RoomSnapshot, you: int | None) -> str:
+    if event.seat == you:
+        return "You have been idle too long: move now or your race ends (timeout)."
+    return f"{player_name(room, event.seat)} has been idle too long and times out unless they move."
+
+
 def _rematch(event: Rematch, room: RoomSnapshot, you: int | None) -> str:
     return f"Rematch: back to the lobby for race {event.race_no}. Type ready when you are."
 
@@ -143,5 +150,6 @@ _TEXTS: dict[type[Any], Describe] = {
     RaceStarted: _started,
     ProgressMade: _progress,
     PlayerFinished: _finished,
+    IdleWarning: _idle,
     Rematch: _rematch,
 }

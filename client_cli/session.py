@@ -36,6 +36,7 @@ from protocol import (
     ClientMessage,
     CloseCode,
     CreateRoom,
+    EndRace,
     Error,
     ErrorCode,
     GoingAway,
@@ -152,6 +153,8 @@ class Session:
             return Ready(id=request_id, ready=word == "ready")
         if word == "resign":
             return Resign(id=request_id)
+        if word == "end":
+            return EndRace(id=request_id)
         return RequestRematch(id=request_id)
 
     def _local_text(self, word: str) -> str:

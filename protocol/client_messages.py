@@ -95,6 +95,13 @@ class Resign(Model):
     id: RequestId
 
 
+class EndRace(Model):
+    """Host only, during a race: everyone still racing finishes with ``timeout`` now."""
+
+    type: Literal["end_race"] = "end_race"
+    id: RequestId
+
+
 class RequestRematch(Model):
     """Host only, once the race is over."""
 
@@ -124,6 +131,7 @@ ClientMessage = Annotated[
     | Ready
     | MakeMove
     | Resign
+    | EndRace
     | RequestRematch
     | Sync
     | Ping,

@@ -114,6 +114,17 @@ class PlayerFinished(Model):
     elapsed_ms: DurationMs
 
 
+class IdleWarning(Model):
+    """A player still racing has made no move for a while since someone finished.
+
+    Unless they move first, they finish with ``timeout`` at ``timeout_at_ms``.
+    """
+
+    type: Literal["idle_warning"] = "idle_warning"
+    seat: Seat
+    timeout_at_ms: TimeMs
+
+
 class BoardShown(Model):
     """A player's board for spectators, sent ``spectator_delay_s`` after the move."""
 
@@ -156,6 +167,7 @@ RoomEvent = Annotated[
     | RaceStarted
     | ProgressMade
     | PlayerFinished
+    | IdleWarning
     | BoardShown
     | RaceOver
     | Rematch,

@@ -36,3 +36,7 @@ RATE_PER_S = 20
 """Requests per second a connection may send on average (server default)."""
 RATE_BURST = 40
 """Requests a connection may send at once before the average applies."""
+IDLE_WARNING_S = 10
+"""How long before an idle player's timeout the ``idle_warning`` event comes."""
+MIN_IDLE_LIMIT_S = 3 * IDLE_WARNING_S
+"""The shortest idle limit a room may set."""

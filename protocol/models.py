@@ -37,6 +37,9 @@ class Settings(Model):
     countdown_s: Annotated[int, Field(ge=1, le=30)] = 3
     deal_number: Annotated[int, Field(ge=1, le=limits.MAX_DEAL_NUMBER)] | None = None
     """A public deal for practice; ``None`` deals from a secret random seed."""
+    idle_limit_s: Annotated[int, Field(ge=limits.MIN_IDLE_LIMIT_S, le=3600)] | None = None
+    """Once someone has finished, a player with no move for this long times out
+    (warned ``IDLE_WARNING_S`` before); ``None``: no idle limit."""
 
 
 class Limits(Model):

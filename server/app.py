@@ -1,7 +1,8 @@
 """The server process: WebSocket endpoint, HTTP health and metrics, orderly shutdown.
 
 `RaceServer` ties the parts together: the store (Redis), the hub (local
-fan-out and room timers), the sessions (one per socket) and the metrics.
+fan-out and room timers), the deadline poller (due deadlines of any room), the
+sessions (one per socket) and the metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
 answers), ``/metrics`` and the spectator page (`server.web`) are answered on
 the WebSocket port before the upgrade. `stop` stops accepting, and every
@@ -23,12 +24,13 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.limits import MAX_CLIENT_FRAME
-from server import handlers, play, web
+from server import deadlines, handlers, web
 from server._services import Services
 from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
 from server.metrics import CONTENT_TYPE, Metrics
+from server.poller import DeadlinePoller
 from server.session import Session
 from server.store import Store, StoreUnavailable
 
@@ -48,6 +50,13 @@ class RaceServer:
         )
         self.hub = Hub(store, self._deadline, self.clock)
         self.services = Services(store, self.hub, self.metrics, config, self.clock)
+        self.poller = DeadlinePoller(
+            store,
+            self.clock,
+            self._deadline,
+            poll_s=config.deadline_poll_s,
+            lease_s=config.deadline_lease_s,
+        )
         self.server: Server | None = None
         self.stopped: asyncio.Future[None] | None = None
         """The shutdown, once `stop` has begun it."""
@@ -83,6 +92,7 @@ class RaceServer:
             ping_timeout=20,
             reuse_port=self.config.reuse_port,
         )
+        self.poller.start()
 
     async def stop(self) -> None:
         """Stop accepting, send ``going_away``, finish commits in flight, close everything.
@@ -100,6 +110,7 @@ class RaceServer:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.config.shutdown_grace_s
         self.services.stopping = True
+        await self.poller.close()
         server.close(close_connections=False)
         for session in self.sessions:
             session.drain()
@@ -123,7 +134,7 @@ class RaceServer:
             self.sessions.discard(session)
 
     async def _deadline(self, code: str) -> None:
-        await play.on_deadline(self.services, code)
+        await deadlines.on_deadline(self.services, code)
 
     async def _http(self, conn: ServerConnection, request: Request) -> Response | None:
         if request.path == "/healthz":

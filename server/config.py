@@ -34,6 +34,10 @@ class Config:
     """Unsent bytes a connection may have queued; over it, it is closed with 4003."""
     ready_timeout_s: float = 1.0
     """How long ``/readyz`` waits for the store to answer before it says not ready."""
+    deadline_poll_s: float = 1.0
+    """How often each process claims the room deadlines due (any room, anyone connected)."""
+    deadline_lease_s: float = 10.0
+    """How long a claimed deadline is held before another process may claim it again."""
     workers: int = 1
     """Server processes sharing the port; more than one needs a fixed port."""
     reuse_port: bool = False
@@ -68,6 +72,12 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="seconds a room is kept after its race ends",
     )
     parser.add_argument(
+        "--deadline-poll",
+        type=float,
+        default=_DEFAULTS.deadline_poll_s,
+        help="seconds between claims of due room deadlines (default: 1)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=os.environ.get("SOLRACE_WORKERS", "1"),
@@ -79,6 +89,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="share the port with other processes (SO_REUSEPORT)",
     )
     args = parser.parse_args(argv)
+    if args.deadline_poll <= 0:
+        parser.error("--deadline-poll must be more than 0")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     if args.workers > 1 and args.port == 0:
@@ -90,6 +102,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         data_dir=args.data_dir,
         key_prefix=args.prefix,
         finished_room_ttl_s=args.room_ttl,
+        deadline_poll_s=args.deadline_poll,
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
     )

@@ -292,4 +292,5 @@ HANDLERS: dict[type[Any], Handler] = {
     Hello: hello_again,
     play.MakeMove: play.move,
     play.Resign: play.resign,
+    play.EndRace: play.end_race,
 }

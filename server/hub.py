@@ -5,8 +5,9 @@ that has a socket in the room through the store's feed, in seq order. The hub
 frames each event once and writes it to the room's local sessions that have not
 seen it yet. Events other than ``progress`` change the room itself, so the hub
 drops its cached copy and re-arms the room's timer (countdown end, time limit)
-from the fresh room. Any process with a socket in a room may fire its timer;
-the guarded save lets exactly one of them change the room.
+from the fresh room. Any process with a socket in a room may fire its timer,
+and the deadline poller of any process may fire it too (`server.poller`); the
+guarded save lets exactly one of them change the room.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""Moves, resignations and the race clock: the hot path of the server.
+"""Moves, resignations and the host ending a race: the hot path of the server.
 
 A move is checked against the room (racing, the player still playing, in
 time), parsed and applied by the engine to the player's game, then committed
 with the player's expected version and its ``progress`` event in one guarded
 step. The session keeps the player's game between moves, so the common move
 costs one store round trip. A move that ends the player's race (won, stuck)
-updates the room, and the last player to finish closes the race.
+updates the room, and the last player to finish closes the race. The race's
+deadlines (start, time limit, idle limit) are in `server.deadlines`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 import engine
 from protocol import (
     BoardView,
+    EndRace,
     ErrorCode,
     MakeMove,
     MoveOk,
@@ -26,7 +28,7 @@ from protocol import (
 )
 from protocol.limits import MAX_MOVES
 from server import race as races
-from server import room_update
+from server import room_update, settle
 from server._services import Services
 from server.room import Room, RoomError, Transition
 from server.session import Session
@@ -37,7 +39,16 @@ _log = logging.getLogger(__name__)
 _OVER = (ErrorCode.MOVE_NOT_RACING, ErrorCode.MOVE_FINISHED)
 """Refusals a resend of a move that ended the player's race (or the race) would get."""
 
-__all__ = ["MakeMove", "MoveRefused", "Resign", "move", "on_deadline", "own_board", "resign"]
+__all__ = [
+    "EndRace",
+    "MakeMove",
+    "MoveRefused",
+    "Resign",
+    "end_race",
+    "move",
+    "own_board",
+    "resign",
+]
 
 
 class MoveRefused(RoomError):
@@ -118,6 +129,30 @@ async def resign(session: Session, message: Resign) -> Ok:
     return Ok(id=message.id)
 
 
+async def end_race(session: Session, message: EndRace) -> Ok:
+    """Host only: everyone still racing finishes with ``timeout`` now."""
+    services = session.services
+    code, seat = _racer(session, "end the race")
+    now = services.clock.now_ms()
+    room, _, _ = await room_update.load(services.store, code)
+    races.end_race(room, seat, now)
+    now = min(now, races.time_limit(room))
+    timed_out: list[int] = []
+    for player in room.players:
+        if player.outcome != "playing":
+            continue
+        if await services.store.finish_player(code, player.seat, "timeout", now) is not None:
+            timed_out.append(player.seat)
+
+    def change(current: Room) -> Transition:
+        return races.end_race(current, seat, now, timed_out)
+
+    saved = await room_update.update(services.store, code, change)
+    await settle.reconcile(services, code, saved.room)
+    await settle.close_race(services, code, now)
+    return Ok(id=message.id)
+
+
 def _racer(session: Session, verb: str) -> tuple[str, int]:
     """The room and seat of a player; spectators and outsiders are refused."""
     if session.code is None:
@@ -147,51 +182,11 @@ async def welcome_spectator(session: Session, code: str, seq: int) -> None:
             session.hold_board(frame)
 
 
-async def on_deadline(services: Services, code: str) -> None:
-    """A room's timer fired: start the race, or end it at the time limit.
-
-    Timers may fire a little early by the wall clock; then this waits the rest.
-    """
-    room, _, _ = await room_update.load(services.store, code)
-    due = races.deadline(room)
-    if due is None:
-        return
-    early_ms = due - services.clock.now_ms()
-    if early_ms > 0:
-        await services.clock.sleep(early_ms / 1000 + 0.001)
-    now = services.clock.now_ms()
-    if room.phase == "countdown":
-        await _start(services, code, now)
-        return
-    await _reconcile(services, code, room)
-    for player in room.players:
-        if player.outcome == "playing":
-            await services.store.finish_player(code, player.seat, "timeout", due)
-    await room_update.update(services.store, code, lambda r: races.expire(r, now))
-    await _close_race(services, code, now)
-
-
-async def _start(services: Services, code: str, now: int) -> Room:
-    """Start the race; a deal with no useful move at all ends it for everyone at once."""
-    saved = await room_update.update(services.store, code, lambda r: races.start(r, now))
-    room = saved.room
-    if room.phase != "racing" or room.start_at_ms is None:
-        return room
-    dealt = engine.new_game(room.variant, room.seed)
-    if engine.outcome(dealt) is not engine.Outcome.STUCK:
-        return room
-    for player in room.players:
-        await services.store.finish_player(code, player.seat, "stuck", room.start_at_ms)
-        await _record_finish(services, code, player.seat, "stuck", room.start_at_ms)
-    await _close_race(services, code, now)
-    return room
-
-
 async def _racing_room(services: Services, code: str, now: int) -> Room:
     """The room; a countdown that is over starts the race first."""
     room = await services.hub.room(code)
     if room.phase == "countdown" and room.start_at_ms is not None and now >= room.start_at_ms:
-        room = await _start(services, code, now)
+        room = await settle.start(services, code, now)
         services.hub.rooms[code] = room
     if room.phase != "racing":
         hint = "the race has not started yet" if room.phase != "finished" else "the race is over"
@@ -277,8 +272,8 @@ async def _finish_after_move(
 ) -> None:
     """`_finish` for a committed move: a failure is logged, and the ack still goes out.
 
-    The game record holds the finish; the room catches up at the time limit
-    (`_reconcile`).
+    The game record holds the finish; the room catches up at its next deadline
+    (`settle.reconcile`).
     """
     try:
         await _finish(services, code, seat, outcome, now)
@@ -289,37 +284,5 @@ async def _finish_after_move(
 
 async def _finish(services: Services, code: str, seat: int, outcome: str, now: int) -> None:
     """Record in the room that the player is done, and close the race if all are."""
-    await _record_finish(services, code, seat, outcome, now)
-    await _close_race(services, code, now)
-
-
-async def _record_finish(
-    services: Services, code: str, seat: int, outcome: str, at_ms: int
-) -> None:
-    def change(room: Room) -> Transition:
-        if room.player(seat).outcome != "playing":
-            return Transition(room)
-        return races.player_finished(room, seat, outcome, at_ms)  # type: ignore[arg-type]
-
-    await room_update.update(services.store, code, change)
-
-
-async def _close_race(services: Services, code: str, now: int) -> None:
-    saved = await room_update.finish_if_over(services.store, code, now)
-    if saved is not None:
-        await services.store.expire_room(code, services.config.finished_room_ttl_s)
-
-
-async def _reconcile(services: Services, code: str, room: Room) -> None:
-    """Bring into the room any finish its game records know of but it does not.
-
-    A process can die between committing a winning move and recording the finish
-    in the room; the game record is the truth.
-    """
-    for player in room.players:
-        if player.outcome != "playing":
-            continue
-        record = await services.store.load_player(code, player.seat)
-        if record is None or record.outcome == "playing" or record.finished_at_ms is None:
-            continue
-        await _record_finish(services, code, player.seat, record.outcome, record.finished_at_ms)
+    await settle.record_finish(services, code, seat, outcome, now)
+    await settle.close_race(services, code, now)

@@ -1,16 +1,28 @@
 """The race half of a room's lifecycle: start, moves allowed, finishes, time limit,
-ranking and rematch, as pure functions over an immutable `Room` (see `server.room`
-for the theory of operation and the lobby half).
+idle limit, ending early, ranking and rematch, as pure functions over an immutable
+`Room` (see `server.room` for the theory of operation and the lobby half).
+
+Deadlines: `deadline` says from the room alone when the server must next look
+at it (the countdown's end, the time limit, or the earliest an idle warning can
+fall due); `next_deadline` refines it with each racer's last move, which is
+kept with the player's game rather than in the room.
+
+Idle limit (``settings.idle_limit_s``): once some player has finished, a player
+still racing whose last move (or the first finish, if later) is ``idle_limit_s``
+old times out. ``IDLE_WARNING_S`` before, an ``idle_warning`` event announces
+the instant; a warning sent late announces at least ``IDLE_WARNING_S`` ahead, so
+nobody times out unwarned. A move after the warning starts the wait again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Literal
 
 import engine
 from protocol import BoardView, ErrorCode, events
+from protocol.limits import IDLE_WARNING_S
 from server._ranking import PlayerStats, race_results
 from server.room import (
     Player,
@@ -25,22 +37,106 @@ from server.room import (
 __all__ = [
     "check_move",
     "deadline",
+    "end_race",
     "expire",
     "finish_race",
+    "idle_step",
+    "idle_timeouts",
     "is_over",
+    "next_deadline",
     "player_finished",
     "rematch",
     "start",
+    "time_limit",
 ]
+
+WARNING_MS = IDLE_WARNING_S * 1000
 
 
 def deadline(room: Room) -> int | None:
-    """When the server must next call `start` or `expire`; ``None`` if no timer runs."""
+    """When the server must next look at the room (`start`, `expire`, idle); ``None``: never.
+
+    An idle warning may fall due later than this says, never earlier.
+    """
     if room.phase == "countdown":
         return room.start_at_ms
-    if room.phase == "racing":
-        return _window(room)[1]
-    return None
+    if room.phase != "racing":
+        return None
+    first = _first_finish(room)
+    limit_ms = _idle_limit_ms(room)
+    ends_at = _window(room)[1]
+    if first is None or limit_ms is None or not _racing(room):
+        return ends_at
+    return min(ends_at, first + limit_ms - WARNING_MS)
+
+
+def next_deadline(room: Room, last_moves: Mapping[int, int]) -> int | None:
+    """`deadline`, exact for idle warnings and timeouts given each seat's last move (ms)."""
+    if room.phase != "racing" or _idle_limit_ms(room) is None or _first_finish(room) is None:
+        return deadline(room)
+    due = [_window(room)[1]]
+    for player in _racing(room):
+        timeout, announced = _idle_timeout(room, player, last_moves), player.idle_timeout_ms
+        warned = announced is not None and timeout <= announced
+        due.append(announced if announced is not None and warned else timeout - WARNING_MS)
+    return min(due)
+
+
+def idle_timeouts(room: Room, last_moves: Mapping[int, int], now_ms: int) -> list[int]:
+    """Seats warned for idling, with no move since, whose announced timeout is due."""
+    if room.phase != "racing" or _idle_limit_ms(room) is None or _first_finish(room) is None:
+        return []
+    ends_at = _window(room)[1]
+    return [
+        player.seat
+        for player in _racing(room)
+        if player.idle_timeout_ms is not None
+        and _idle_timeout(room, player, last_moves) <= player.idle_timeout_ms
+        and player.idle_timeout_ms <= now_ms
+        and player.idle_timeout_ms < ends_at
+    ]
+
+
+def idle_step(
+    room: Room, last_moves: Mapping[int, int], now_ms: int, timed_out: Collection[int]
+) -> Transition:
+    """Time out the seats in `timed_out` (from `idle_timeouts`); warn those now due a warning."""
+    if room.phase != "racing" or _idle_limit_ms(room) is None or _first_finish(room) is None:
+        return Transition(room)
+    gone = [p for p in _racing(room) if p.seat in timed_out and p.idle_timeout_ms is not None]
+    result = _time_out(room, {p.seat: p.idle_timeout_ms or 0 for p in gone})
+    room, warnings = result.room, list(result.events)
+    ends_at = _window(room)[1]
+    for player in _racing(room):
+        timeout = _idle_timeout(room, player, last_moves)
+        warned = player.idle_timeout_ms is not None and timeout <= player.idle_timeout_ms
+        if warned or now_ms < timeout - WARNING_MS:
+            continue
+        timeout = max(timeout, now_ms + WARNING_MS)
+        if timeout < ends_at:
+            room = put_player(room, replace(player, idle_timeout_ms=timeout))
+            warnings.append(events.IdleWarning(seat=player.seat, timeout_at_ms=timeout))
+    return Transition(room, tuple(warnings))
+
+
+def end_race(
+    room: Room, seat: int, now_ms: int, seats: Collection[int] | None = None
+) -> Transition:
+    """Host only, during a race: everyone still racing finishes with ``timeout`` now
+    (at the time limit, if that has passed).
+
+    `seats` limits it to those seats (the ones whose games the server timed out).
+    """
+    require_host(room, seat)
+    if room.phase != "racing":
+        raise RoomError(ErrorCode.ROOM_WRONG_PHASE, f"no race is running ({room.phase})")
+    late = [p.seat for p in _racing(room) if seats is None or p.seat in seats]
+    return _time_out(room, dict.fromkeys(late, min(now_ms, time_limit(room))))
+
+
+def time_limit(room: Room) -> int:
+    """When the running race ends at the latest; `RoomError` when none runs."""
+    return _window(room)[1]
 
 
 def start(room: Room, now_ms: int) -> Transition:
@@ -86,19 +182,10 @@ def expire(room: Room, now_ms: int) -> Transition:
     """Time every player still playing out once the time limit is reached."""
     if room.phase != "racing":
         return Transition(room)
-    start_at, ends_at = _window(room)
+    ends_at = _window(room)[1]
     if now_ms < ends_at:
         return Transition(room)
-    late = [player for player in room.players if player.outcome == "playing"]
-    for player in late:
-        room = put_player(room, replace(player, outcome="timeout", finished_at_ms=ends_at))
-    timed_out = tuple(
-        events.PlayerFinished(
-            seat=p.seat, outcome="timeout", at_ms=ends_at, elapsed_ms=ends_at - start_at
-        )
-        for p in late
-    )
-    return Transition(room, timed_out)
+    return _time_out(room, {player.seat: ends_at for player in _racing(room)})
 
 
 def is_over(room: Room) -> bool:
@@ -148,3 +235,39 @@ def _window(room: Room) -> tuple[int, int]:
     if room.phase != "racing" or room.start_at_ms is None:
         raise RoomError(ErrorCode.MOVE_NOT_RACING, "no race is running")
     return room.start_at_ms, room.start_at_ms + room.settings.time_limit_s * 1000
+
+
+def _time_out(room: Room, seats: Mapping[int, int]) -> Transition:
+    """Seats (to the instant each times out at) finish with ``timeout``."""
+    start_at = _window(room)[0]
+    finished: list[events.PlayerFinished] = []
+    for seat, at_ms in seats.items():
+        player = room.player(seat)
+        room = put_player(room, replace(player, outcome="timeout", finished_at_ms=at_ms))
+        finished.append(
+            events.PlayerFinished(
+                seat=seat, outcome="timeout", at_ms=at_ms, elapsed_ms=at_ms - start_at
+            )
+        )
+    return Transition(room, tuple(finished))
+
+
+def _racing(room: Room) -> list[Player]:
+    return [player for player in room.players if player.outcome == "playing"]
+
+
+def _first_finish(room: Room) -> int | None:
+    done = [p.finished_at_ms for p in room.players if p.finished_at_ms is not None]
+    return min(done) if done else None
+
+
+def _idle_limit_ms(room: Room) -> int | None:
+    limit = room.settings.idle_limit_s
+    return None if limit is None else limit * 1000
+
+
+def _idle_timeout(room: Room, player: Player, last_moves: Mapping[int, int]) -> int:
+    """When the player would time out for idling if they made no more moves."""
+    start_at = _window(room)[0]
+    since = max(last_moves.get(player.seat, start_at), _first_finish(room) or start_at)
+    return since + (_idle_limit_ms(room) or 0)

@@ -70,6 +70,8 @@ class Player:
     """Left during a race; the seat is kept until the rematch."""
     outcome: PlayerOutcome = "playing"
     finished_at_ms: int | None = None
+    idle_timeout_ms: int | None = None
+    """The timeout the player's last idle warning announced (see `server.race`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,8 @@
 A change is read, computed and written as one optimistic step: if another
 process saved the room in between, the store refuses the write and the step is
 run again on the fresh room. The pure `server.room` functions make that safe.
+Every save also writes the room's next deadline (`server.race.deadline`) in the
+same step, so the store's deadline set never disagrees with the room.
 """
 
 from __future__ import annotations
@@ -52,7 +54,13 @@ async def update(store: Store, code: str, change: Callable[[Room], Transition]) 
             if room.phase == "countdown" and result.room.phase == "racing":
                 seqs = await _start(store, code, version, result, bodies)
             else:
-                seqs = await store.save_room(code, version, rooms.to_bytes(result.room), bodies)
+                seqs = await store.save_room(
+                    code,
+                    version,
+                    rooms.to_bytes(result.room),
+                    bodies,
+                    deadline_ms=races.deadline(result.room),
+                )
         except VersionConflict:
             continue
         return Saved(result.room, version + 1, tuple(seqs), seqs[-1] if seqs else seq)
@@ -75,6 +83,7 @@ async def _start(
         bodies,
         start_at_ms=room.start_at_ms or 0,
         progress=engine.progress(deal),
+        deadline_ms=races.deadline(room),
     )
 
 

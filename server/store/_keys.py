@@ -12,8 +12,12 @@ A room's keys (prefix P, code C) share the hash tag {C}, so they live on one slo
     P{C}:watchers    set of the channels of the processes that watch the room
     P{C}:feed:<id>   pub/sub channel of watching process <id>: "<seq>\\n<event>"
 
-Outside any room: Ptoken:<hash> holds "C <seat>" ("C -" for a spectator), and
-Prooms is the set of room codes, pruned of expired rooms when counted.
+Outside any room: Ptoken:<hash> holds "C <seat>" ("C -" for a spectator),
+Prooms is the set of room codes, pruned of expired rooms when counted, and
+Pdeadlines is a sorted set of room codes scored by the room's next deadline in
+ms (or by the retry time of a claim on it). Scripts that save a room write its
+entry there, so this one key is shared by every room: the store needs a single
+Redis (or Valkey), not a cluster.
 
 Seats run from 0 to `SEATS` - 1; scripts that touch every seat's game get the keys
 of all of them (`RoomKeys.all_seats`), so each script declares every key it touches.
@@ -57,6 +61,11 @@ class RoomKeys:
     def watchers(self) -> str:
         return self.base + "watchers"
 
+    @property
+    def deadlines(self) -> str:
+        """The sorted set of every room's next deadline (shared by all rooms)."""
+        return deadlines_key(self.prefix)
+
     def channel(self, process: str) -> str:
         """The pub/sub channel on which process `process` hears the room's events."""
         return f"{self.base}feed:{process}"
@@ -93,5 +102,14 @@ class StoreKeys:
     def rooms(self) -> str:
         return self.prefix + "rooms"
 
+    @property
+    def deadlines(self) -> str:
+        return deadlines_key(self.prefix)
+
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"
+
+
+def deadlines_key(prefix: str) -> str:
+    """The sorted set of room deadlines: member room code, score due time in ms."""
+    return prefix + "deadlines"

@@ -61,6 +61,25 @@ end
 """
 
 
+SET_DEADLINE = """
+local function set_deadline(member, due)
+  if tonumber(due) < 0 then
+    redis.call('ZREM', deadlines, member)
+  else
+    redis.call('ZADD', deadlines, due, member)
+  end
+end
+"""
+"""Put the room's next deadline (ms; negative: none) in the ``deadlines`` sorted set."""
+
+NO_DEADLINE = -1
+
+
+def due_arg(due_ms: int | None) -> int:
+    """A deadline as scripts take it: ms, or `NO_DEADLINE`."""
+    return NO_DEADLINE if due_ms is None else due_ms
+
+
 class EventTarget(NamedTuple):
     """Where a script's events go: the room's keys, the writer's channel, the stream cap."""
 

@@ -100,15 +100,19 @@ def commit_move(
 
 FINISH_PLAYER = Script(
     keys=(*EVENT_KEYS, "player"),
-    args=(*EVENT_ARGS, "outcome", "now_ms"),
+    args=(*EVENT_ARGS, "outcome", "now_ms", "expected"),
     helpers=_HELPERS,
     body="""
-local current = redis.call('HGET', player, 'outcome')
+local record = redis.call('HMGET', player, 'outcome', 'version')
+local current = record[1]
 if not current then
   return {MISSING}
 end
 if current ~= PLAYING then
   return {FINISHED}
+end
+if tonumber(expected) >= 0 and tonumber(record[2]) ~= tonumber(expected) then
+  return {CONFLICT, tonumber(record[2])}
 end
 redis.call('HSET', player, 'outcome', outcome, 'finished_at_ms', now_ms)
 return append_events(ARG_REST + 1, {OK})
@@ -117,17 +121,25 @@ return append_events(ARG_REST + 1, {OK})
 
 
 def finish_player(
-    target: EventTarget, seat: int, *, outcome: str, now_ms: int, events: Sequence[bytes]
+    target: EventTarget,
+    seat: int,
+    *,
+    outcome: str,
+    now_ms: int,
+    expected: int | None = None,
+    events: Sequence[bytes],
 ) -> Call:
     """End the seat's race with `outcome` and append `events`.
 
-    Replies OK seq..., FINISHED (already over; nothing written) or MISSING.
+    With `expected`, only if the game is still at that version (no move since).
+    Replies OK seq..., FINISHED (already over; nothing written), CONFLICT version
+    or MISSING.
     """
     if outcome == PLAYING:
         raise ValueError(f"a finished player's outcome cannot be {PLAYING!r}")
     return FINISH_PLAYER.bind(
         target.keys(player=target.room.player(seat)),
-        target.args(outcome=outcome, now_ms=now_ms),
+        target.args(outcome=outcome, now_ms=now_ms, expected=-1 if expected is None else expected),
         more_args=events,
     )
 

@@ -2,7 +2,9 @@
 
 Create, start and expire touch every seat's game keys, so they take the keys of
 all `SEATS` seats after their named keys (three per seat, `RoomKeys.seat` order);
-see server.store._lua for the event keys and args.
+see server.store._lua for the event keys and args. Save and start also write the
+room's next deadline (`due`, ms; negative: none) into the shared ``deadlines``
+sorted set in the same step, so the set never disagrees with the room.
 """
 
 from __future__ import annotations
@@ -12,7 +14,16 @@ from collections.abc import Mapping, Sequence
 from redis.typing import EncodableT
 
 from server.store._keys import SEATS, RoomKeys
-from server.store._lua import APPEND_EVENTS, BUMP_ROOM, EVENT_ARGS, EVENT_KEYS, PLAYING, EventTarget
+from server.store._lua import (
+    APPEND_EVENTS,
+    BUMP_ROOM,
+    EVENT_ARGS,
+    EVENT_KEYS,
+    PLAYING,
+    SET_DEADLINE,
+    EventTarget,
+    due_arg,
+)
 from server.store._script import Call, Script
 
 CREATE_ROOM = Script(
@@ -38,35 +49,47 @@ def create_room(room: RoomKeys, *, body: bytes) -> Call:
 
 
 SAVE_ROOM = Script(
-    keys=EVENT_KEYS,
-    args=(*EVENT_ARGS, "expected", "body"),
-    helpers=APPEND_EVENTS + BUMP_ROOM,
+    keys=(*EVENT_KEYS, "deadlines"),
+    args=(*EVENT_ARGS, "expected", "body", "code", "due"),
+    helpers=APPEND_EVENTS + BUMP_ROOM + SET_DEADLINE,
     body="""
 local version, failure = bump_room(expected, body)
 if not version then
   return failure
 end
+set_deadline(code, due)
 return append_events(ARG_REST + 1, {OK, version})
 """,
 )
 
 
-def save_room(target: EventTarget, *, expected: int, body: bytes, events: Sequence[bytes]) -> Call:
-    """Replace the room and append `events`: OK version seq..., CONFLICT version or MISSING."""
-    return SAVE_ROOM.bind(
-        target.keys(), target.args(expected=expected, body=body), more_args=events
-    )
+def save_room(
+    target: EventTarget,
+    *,
+    expected: int,
+    body: bytes,
+    due_ms: int | None,
+    events: Sequence[bytes],
+) -> Call:
+    """Replace the room, set its deadline, append `events`.
+
+    Replies OK version seq..., CONFLICT version or MISSING.
+    """
+    room = target.room
+    args = target.args(expected=expected, body=body, code=room.code, due=due_arg(due_ms))
+    return SAVE_ROOM.bind(target.keys(deadlines=room.deadlines), args, more_args=events)
 
 
 START_RACE = Script(
-    keys=EVENT_KEYS,
-    args=(*EVENT_ARGS, "expected", "body", "start_ms", "progress", "seat_count"),
-    helpers=f"local PLAYING = '{PLAYING}'\n" + APPEND_EVENTS + BUMP_ROOM,
+    keys=(*EVENT_KEYS, "deadlines"),
+    args=(*EVENT_ARGS, "expected", "body", "start_ms", "progress", "seat_count", "code", "due"),
+    helpers=f"local PLAYING = '{PLAYING}'\n" + APPEND_EVENTS + BUMP_ROOM + SET_DEADLINE,
     body="""
 local version, failure = bump_room(expected, body)
 if not version then
   return failure
 end
+set_deadline(code, due)
 redis.call('DEL', unpack(KEYS, KEY_REST + 1))
 local ttl = redis.call('PTTL', room)
 local count = tonumber(seat_count)
@@ -91,6 +114,7 @@ def start_race(
     body: bytes,
     start_ms: int,
     progress: int,
+    due_ms: int | None,
     players: Mapping[int, bytes],
     events: Sequence[bytes],
 ) -> Call:
@@ -104,11 +128,21 @@ def start_race(
         if not 0 <= seat < SEATS:
             raise ValueError(f"seat {seat} is not in 0..{SEATS - 1}")
         pairs += [seat, state]
+    room = target.room
     args = target.args(
-        expected=expected, body=body, start_ms=start_ms, progress=progress, seat_count=len(players)
+        expected=expected,
+        body=body,
+        start_ms=start_ms,
+        progress=progress,
+        seat_count=len(players),
+        code=room.code,
+        due=due_arg(due_ms),
     )
     return START_RACE.bind(
-        target.keys(), args, more_keys=target.room.all_seats(), more_args=[*pairs, *events]
+        target.keys(deadlines=room.deadlines),
+        args,
+        more_keys=room.all_seats(),
+        more_args=[*pairs, *events],
     )
 
 

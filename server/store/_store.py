@@ -34,21 +34,21 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 
-from server.store import _lua_player, _lua_room
+from server.store import _lua_deadline, _lua_player, _lua_room
+from server.store._deadlines import StoreDeadlines
 from server.store._edge import translated
 from server.store._feed import RoomFeed
 from server.store._lua import EventTarget
-from server.store._reads import StoreReads
 from server.store._runner import ScriptRunner
 from server.store._script import Call, Status, checked
 from server.store._types import AlreadyFinished, CommitResult, Duplicate
 
 POOL_WAIT_S = 10.0
 """How long a command waits for a free connection before it fails."""
-SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS)
+SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS, *_lua_deadline.SCRIPTS)
 
 
-class Store(StoreReads):
+class Store(StoreDeadlines):
     """The store speaks the domain; see the module doc for how it maps onto Redis."""
 
     def __init__(
@@ -178,15 +178,25 @@ class Store(StoreReads):
 
     @translated
     async def save_room(
-        self, code: str, expected_version: int, room: bytes, events: Sequence[bytes] = ()
+        self,
+        code: str,
+        expected_version: int,
+        room: bytes,
+        events: Sequence[bytes] = (),
+        *,
+        deadline_ms: int | None = None,
     ) -> list[int]:
-        """Replace the room and append its events; returns their seqs.
+        """Replace the room, set its next deadline (None: none) and append its events.
 
-        Raises VersionConflict when the room moved past `expected_version`, NotFound
-        when there is no such room.
+        Returns the events' seqs. Raises VersionConflict when the room moved past
+        `expected_version`, NotFound when there is no such room.
         """
         call = _lua_room.save_room(
-            self._target(code), expected=expected_version, body=room, events=events
+            self._target(code),
+            expected=expected_version,
+            body=room,
+            due_ms=deadline_ms,
+            events=events,
         )
         return await self._write_events(code, call, events, skip=1)
 
@@ -201,12 +211,14 @@ class Store(StoreReads):
         *,
         start_at_ms: int,
         progress: int = 0,
+        deadline_ms: int | None = None,
     ) -> list[int]:
         """Save the room and give each seat a fresh game record, in one step.
 
         `players` maps seat -> initial engine state; `progress` is the cards the deal
         already has on the foundations, reached at `start_at_ms`. Game records of
-        seats not in it are dropped. Raises like `save_room`.
+        seats not in it are dropped. `deadline_ms` as in `save_room`. Raises like
+        `save_room`.
         """
         call = _lua_room.start_race(
             self._target(code),
@@ -214,6 +226,7 @@ class Store(StoreReads):
             body=room,
             start_ms=start_at_ms,
             progress=progress,
+            due_ms=deadline_ms,
             players=players,
             events=events,
         )
@@ -275,15 +288,28 @@ class Store(StoreReads):
 
     @translated
     async def finish_player(
-        self, code: str, seat: int, outcome: str, now_ms: int, events: Sequence[bytes] = ()
+        self,
+        code: str,
+        seat: int,
+        outcome: str,
+        now_ms: int,
+        events: Sequence[bytes] = (),
+        *,
+        expected_version: int | None = None,
     ) -> list[int] | None:
         """End a player's race without a move (resigned, timeout); returns the event seqs.
 
-        None when the player had already finished (nothing is written then). Raises
+        None when the player had already finished (nothing is written then). With
+        `expected_version`, raises VersionConflict if the player moved since. Raises
         NotFound when the seat has no game record.
         """
         call = _lua_player.finish_player(
-            self._target(code), seat, outcome=outcome, now_ms=now_ms, events=events
+            self._target(code),
+            seat,
+            outcome=outcome,
+            now_ms=now_ms,
+            expected=expected_version,
+            events=events,
         )
         try:
             return await self._write_events(code, call, events, skip=0)

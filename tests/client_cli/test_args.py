@@ -17,7 +17,7 @@ def test_create_with_every_setting() -> None:
     options = parse_args(
         shlex.split(
             "--server ws://race.example:9000 create little-billie --name Ada --deal 42"
-            " --players 2 --time-limit 300 --spectator-delay 30 --countdown 5"
+            " --players 2 --time-limit 300 --spectator-delay 30 --countdown 5 --idle-limit 45"
         )
     )
     assert (options.action, options.server, options.variant, options.name) == (
@@ -27,7 +27,12 @@ def test_create_with_every_setting() -> None:
         "Ada",
     )
     assert options.settings == Settings(
-        max_players=2, time_limit_s=300, spectator_delay_s=30, countdown_s=5, deal_number=42
+        max_players=2,
+        time_limit_s=300,
+        spectator_delay_s=30,
+        countdown_s=5,
+        deal_number=42,
+        idle_limit_s=45,
     )
 
 

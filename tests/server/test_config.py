@@ -52,3 +52,11 @@ def test_bad_worker_settings_are_refused_with_a_reason(
     with pytest.raises(SystemExit):
         parse_args(argv)
     assert said in capsys.readouterr().err
+
+
+def test_the_deadline_poll_is_a_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    assert parse_args([]).deadline_poll_s == 1.0
+    assert parse_args(["--deadline-poll", "0.25"]).deadline_poll_s == 0.25
+    with pytest.raises(SystemExit):
+        parse_args(["--deadline-poll", "0"])
+    assert "more than 0" in capsys.readouterr().err
