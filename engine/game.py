@@ -74,7 +74,7 @@ def play(state: GameState, move: Move) -> GameState:
     that any log of moves once accepted still replays.
     """
     after = apply(state, move)
-    if after != state:
+    if move.dst != "t" or move.src != "t" or after != state:
         return after
     rules, src = find_variant(state.variant), move.src_index
     raise NoEffect(whole_pile_hint(rules, state.tableau[src], src, move.dst_index or 0))
