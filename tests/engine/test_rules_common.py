@@ -193,10 +193,16 @@ def test_a_player_moving_a_whole_king_run_into_an_empty_pile_is_told_no_part_fit
     with pytest.raises(NoEffect) as info:
         engine_play(state, Move.parse("t1 t3"))
     assert str(info.value) == (
-        "moving all 3 card(s) of pile 1 onto empty pile 3 changes nothing,"
+        "moving all 3 cards of pile 1 onto empty pile 3 changes nothing,"
         " and no part of it may go there"
     )
     assert_illegal(state, "t1:2 t3")
+
+
+def test_a_player_moving_a_lone_card_into_an_empty_pile_is_told_it_changes_nothing() -> None:
+    with pytest.raises(NoEffect) as info:
+        engine_play(little_forty(["9h 8s", "Kc"]), Move.parse("t2 t3"))
+    assert str(info.value) == "moving the only card of pile 2 onto empty pile 3 changes nothing"
 
 
 def test_little_billie_has_no_move_that_changes_nothing() -> None:

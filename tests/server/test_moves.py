@@ -166,7 +166,7 @@ async def test_a_move_that_changes_nothing_is_refused_not_stored_and_not_counted
     assert refused.type == "error" and refused.code == ErrorCode.MOVE_NO_EFFECT
     assert refused.version == 4
     assert refused.message == (
-        "moving all 3 card(s) of pile 7 onto empty pile 5 changes nothing;"
+        "moving all 3 cards of pile 7 onto empty pile 5 changes nothing;"
         " to move part of it give a count, e.g. t7:2 t5"
     )
     assert await _own_game(ann) == before
