@@ -9,9 +9,18 @@ from __future__ import annotations
 
 from engine import Rules, find_variant
 from engine.cards import RANKS, SUITS
-from protocol import BoardView, PlayerInfo, PlayerResult, RaceOver, RoomSnapshot
+from protocol import BoardView, PlayerInfo, PlayerResult, RaceOver, RankReason, RoomSnapshot
 
 EMPTY = "--"
+
+PLACED_BY: dict[RankReason, str] = {
+    "outcome": "did not win",
+    "finish_time": "won later",
+    "progress": "fewer cards home",
+    "progress_time": "as many cards, reached later",
+    "seat": "exact tie, higher seat",
+}
+"""Why a line of the ranking is below the one above it (docs/protocol.md, "Ranking")."""
 
 
 def render(board: BoardView) -> str:
@@ -54,7 +63,8 @@ def render_room(room: RoomSnapshot, you: int | None = None) -> str:
 
 
 def render_ranking(over: RaceOver, total: int) -> str:
-    """Final ranking, best first: outcome, cards home, race time, moves."""
+    """Final ranking, best first: outcome, cards home, race time, moves, and why
+    each player is below the one above."""
     lines = [f"Race {over.race_no} results:"]
     width = max((len(result.name) for result in over.ranking), default=0)
     for result in over.ranking:
@@ -164,4 +174,5 @@ def _result_line(result: PlayerResult, width: int, total: int) -> str:
         f"  {result.rank}. {result.name:<{width}}  {result.outcome:<8}"
         f"  {result.progress:>3}/{total}  {format_duration(result.elapsed_ms):>9}"
         f"  {result.moves:>4} moves"
+        + ("" if result.decided_by is None else f"  ({PLACED_BY[result.decided_by]})")
     )

@@ -3,9 +3,9 @@
 from engine.codec import from_bytes, to_bytes
 from engine.deal import DEAL_ALGO_VERSION
 from engine.display import View, view
-from engine.errors import EngineError, IllegalMove, InvalidMove, UnknownVariant
+from engine.errors import EngineError, IllegalMove, InvalidMove, NoEffect, UnknownVariant
 from engine.fairview import HIDDEN_CARD, Seen, TrackedGame, seen, seen_by_all, spectator_view
-from engine.game import apply, new_game, replay
+from engine.game import apply, new_game, play, replay
 from engine.legal import legal_moves
 from engine.moves import Move
 from engine.rules import Rules
@@ -22,6 +22,7 @@ __all__ = [
     "IllegalMove",
     "InvalidMove",
     "Move",
+    "NoEffect",
     "Outcome",
     "Rules",
     "Seen",
@@ -34,6 +35,7 @@ __all__ = [
     "legal_moves",
     "new_game",
     "outcome",
+    "play",
     "progress",
     "replay",
     "seen",

@@ -68,6 +68,19 @@ def count_to_move(rules: Rules, pile: Pile, target: Pile, count: int | None) -> 
     return count
 
 
+def whole_pile_hint(rules: Rules, pile: Pile, src: int, dst: int) -> str:
+    """Why moving all of ``pile`` (tableau pile ``src``) onto the empty pile ``dst``
+    is pointless, and the largest part of it the player could move there instead."""
+    where = f"pile {src + 1}"
+    what = f"the only card of {where}" if len(pile) == 1 else f"all {len(pile)} cards of {where}"
+    said = f"moving {what} onto empty pile {dst + 1} changes nothing"
+    most = min(run_length(rules, pile), len(pile) - 1)
+    for count in range(most, 0, -1):
+        if takes(rules, (), pile[-count]):
+            return f"{said}; to move part of it give a count, e.g. t{src + 1}:{count} t{dst + 1}"
+    return said if len(pile) == 1 else f"{said}, and no part of it may go there"
+
+
 def misfit(rules: Rules, target: Pile, head: int) -> str:
     """Why ``target`` does not take a card or run headed by ``head``."""
     if target:

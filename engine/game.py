@@ -7,10 +7,10 @@ from typing import TypeVar
 
 from engine import _foundation, _stock
 from engine._layout import deal_out
-from engine._tableau import count_to_move, misfit, takes
+from engine._tableau import count_to_move, misfit, takes, whole_pile_hint
 from engine.cards import format_card
 from engine.deal import MAX_SEED_BYTES, shuffled_cards
-from engine.errors import EngineError, IllegalMove, InvalidMove
+from engine.errors import EngineError, IllegalMove, InvalidMove, NoEffect
 from engine.moves import Move
 from engine.rules import Rules
 from engine.state import GameState
@@ -37,7 +37,8 @@ def replay(variant: str, seed: bytes, moves: Iterable[Move | str]) -> GameState:
 
 
 def apply(state: GameState, move: Move) -> GameState:
-    """The state after ``move``; the same state for a legal move that changes nothing.
+    """The state after ``move``; the same state for a legal move that changes nothing
+    (`play` refuses that one).
 
     Raises `InvalidMove` for a malformed move or one naming a pile or action
     the variant lacks, and `IllegalMove` when the move is not legal now.
@@ -62,6 +63,21 @@ def apply(state: GameState, move: Move) -> GameState:
             raise InvalidMove(f"{rules.name} has no redeal")
         return _stock.redeal(rules, state)
     raise InvalidMove(f"unknown action {action!r}")
+
+
+def play(state: GameState, move: Move) -> GameState:
+    """The state after a move a player makes now: as `apply`, but a legal move
+    that changes nothing raises `NoEffect`, saying what to send instead.
+
+    The only such move is a whole pile onto an empty pile (docs/rules.md).
+    `legal_moves` lists exactly the moves this accepts; `apply` stays lenient so
+    that any log of moves once accepted still replays.
+    """
+    after = apply(state, move)
+    if move.dst != "t" or move.src != "t" or after != state:
+        return after
+    rules, src = find_variant(state.variant), move.src_index
+    raise NoEffect(whole_pile_hint(rules, state.tableau[src], src, move.dst_index or 0))
 
 
 def _check_shape(rules: Rules, move: Move) -> None:

@@ -4,7 +4,7 @@ See docs/protocol.md for the full description.
 """
 
 from engine import HIDDEN_CARD
-from protocol._types import FinishOutcome, GameOutcome, Phase, PlayerOutcome, Role
+from protocol._types import FinishOutcome, GameOutcome, Phase, PlayerOutcome, RankReason, Role
 from protocol.board import BoardView
 from protocol.client_messages import (
     CLIENT_ADAPTER,
@@ -111,6 +111,7 @@ __all__ = [
     "ProtocolError",
     "RaceOver",
     "RaceStarted",
+    "RankReason",
     "Ready",
     "ReadyChanged",
     "Rematch",

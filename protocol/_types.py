@@ -92,3 +92,7 @@ PlayerOutcome = Literal["playing", "won", "stuck", "resigned", "timeout"]
 """Where a player stands in a race."""
 FinishOutcome = Literal["won", "stuck", "resigned", "timeout"]
 """How a player's race ended."""
+RankReason = Literal["outcome", "finish_time", "progress", "progress_time", "seat"]
+"""The comparison that puts a player below the one ranked just above (docs/protocol.md,
+"Ranking"): that one won and this one did not; both won, that one earlier; more cards
+home; as many, reached earlier; an exact tie, the lower seat."""

@@ -51,6 +51,9 @@ class ErrorCode(StrEnum):
     """The move text cannot be read, or names a pile the variant lacks."""
     MOVE_ILLEGAL = "move/illegal"
     """The move is not legal in this position; the message says why."""
+    MOVE_NO_EFFECT = "move/no-effect"
+    """The move is legal but changes nothing (a whole pile onto an empty pile); it is
+    not stored or counted. The message says what to send instead (a count: ``t1:3 t10``)."""
     MOVE_STALE_VERSION = "move/stale-version"
     """``expected_version`` is not the game's version; the reply carries the real one."""
     MOVE_NOT_RACING = "move/not-racing"

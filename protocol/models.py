@@ -19,6 +19,7 @@ from protocol._types import (
     Phase,
     PlayerOutcome,
     Progress,
+    RankReason,
     RoomCode,
     Seat,
     SeedHex,
@@ -93,7 +94,8 @@ class LogEntry(Model):
 
 
 class PlayerResult(Model):
-    """One line of the final ranking, with the player's whole move log."""
+    """One line of the final ranking, with the player's whole move log and what
+    decided its place."""
 
     rank: Annotated[int, Field(ge=1, le=limits.MAX_PLAYERS)]
     seat: Seat
@@ -108,3 +110,7 @@ class PlayerResult(Model):
     elapsed_ms: DurationMs
     """Race time: ``finished_at_ms`` minus the start instant."""
     log: Annotated[tuple[LogEntry, ...], Field(max_length=limits.MAX_MOVES)]
+    decided_by: RankReason | None = None
+    """What puts this player below the one ranked just above; ``None`` for rank 1.
+    The values compared are this line's ``outcome``, ``finished_at_ms``, ``progress``,
+    ``progress_at_ms`` and ``seat``. Optional on the wire (older servers leave it out)."""

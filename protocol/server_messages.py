@@ -44,7 +44,8 @@ class Error(Model):
     id: RequestId | None
     code: Annotated[ErrorCode, Field(strict=False)]
     message: Text = ""
-    """Human-readable detail; for ``move/illegal`` the engine's reason."""
+    """Human-readable detail; for ``move/illegal`` the engine's reason, for
+    ``move/no-effect`` the count to give instead."""
     version: Version | None = None
     """For ``move/*`` errors: the player's current game version."""
 

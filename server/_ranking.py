@@ -3,16 +3,19 @@
 Ranking: winners first, by finish time. Everyone else follows by cards on the
 foundations (more is better), then by the server time that count was first
 reached (earlier is better). The seat number breaks exact ties, so the order is
-total and every process computes the same one.
+total and every process computes the same one. Each line of the final ranking
+names the comparison that put it below the line above (``decided_by``), so a
+client can say why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Protocol, TypeVar
 
-from protocol import LogEntry, PlayerInfo, PlayerOutcome, PlayerResult
+from protocol import LogEntry, PlayerInfo, PlayerOutcome, PlayerResult, RankReason
 
 
 class Seated(Protocol):
@@ -47,11 +50,27 @@ class PlayerStats:
     log: tuple[LogEntry, ...] = ()
 
 
-def _order(entry: tuple[Seated, PlayerStats]) -> tuple[int, int, int, int]:
+SortKey = tuple[tuple[RankReason, int], ...]
+"""What is compared, in order, each value named by the reason it stands for; the
+names agree wherever two keys are compared, since winners and others part at the
+first pair."""
+
+
+def _order(entry: tuple[Seated, PlayerStats]) -> SortKey:
     player, stats = entry
     if player.outcome == "won":
-        return (0, player.finished_at_ms or 0, 0, player.seat)
-    return (1, -stats.progress, stats.progress_at_ms, player.seat)
+        return (("outcome", 0), ("finish_time", player.finished_at_ms or 0), ("seat", player.seat))
+    return (
+        ("outcome", 1),
+        ("progress", -stats.progress),
+        ("progress_time", stats.progress_at_ms),
+        ("seat", player.seat),
+    )
+
+
+def _decided_by(above: SortKey, below: SortKey) -> RankReason:
+    """The first comparison that tells the two apart (seats always do)."""
+    return next(mine[0] for theirs, mine in zip(above, below, strict=False) if theirs != mine)
 
 
 def rank(
@@ -64,10 +83,15 @@ def rank(
 def race_results(
     players: Iterable[Seated], stats: Mapping[int, PlayerStats], start_at_ms: int
 ) -> tuple[PlayerResult, ...]:
-    """The final ranking as it goes on the wire, with every move log."""
+    """The final ranking as it goes on the wire, with every move log and what
+    decided each place."""
+    ranked = rank(players, stats)
+    keys = [_order(entry) for entry in ranked]
+    reasons: list[RankReason | None] = [None]
+    reasons += [_decided_by(above, below) for above, below in pairwise(keys)]
     return tuple(
-        _result(place, player, player_stats, start_at_ms)
-        for place, (player, player_stats) in enumerate(rank(players, stats), start=1)
+        _result(place, player, player_stats, start_at_ms, reasons[place - 1])
+        for place, (player, player_stats) in enumerate(ranked, start=1)
     )
 
 
@@ -85,7 +109,13 @@ def player_info(player: Seated, stats: PlayerStats) -> PlayerInfo:
     )
 
 
-def _result(place: int, player: Seated, stats: PlayerStats, start_at_ms: int) -> PlayerResult:
+def _result(
+    place: int,
+    player: Seated,
+    stats: PlayerStats,
+    start_at_ms: int,
+    decided_by: RankReason | None,
+) -> PlayerResult:
     if player.outcome == "playing" or player.finished_at_ms is None:
         raise ValueError(f"seat {player.seat} is still racing")
     return PlayerResult(
@@ -99,4 +129,5 @@ def _result(place: int, player: Seated, stats: PlayerStats, start_at_ms: int) ->
         finished_at_ms=player.finished_at_ms,
         elapsed_ms=player.finished_at_ms - start_at_ms,
         log=stats.log,
+        decided_by=decided_by,
     )

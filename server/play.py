@@ -1,7 +1,8 @@
 """Moves, resignations and the host ending a race: the hot path of the server.
 
 A move is checked against the room (racing, the player still playing, in
-time), parsed and applied by the engine to the player's game, then committed
+time), parsed and played by the engine on the player's game (a move that
+changes nothing is refused, never stored or counted), then committed
 with the player's expected version and its ``progress`` event in one guarded
 step. The session keeps the player's game between moves, so the common move
 costs one store round trip. A move that ends the player's race (won, stuck)
@@ -213,10 +214,13 @@ def _apply(
     services: Services, state: engine.GameState, text: str, version: int
 ) -> engine.GameState:
     try:
-        return engine.apply(state, engine.Move.parse(text))
+        return engine.play(state, engine.Move.parse(text))
     except engine.InvalidMove as error:
         services.metrics.rejected.inc()
         raise MoveRefused(ErrorCode.MOVE_INVALID, str(error), version) from None
+    except engine.NoEffect as error:
+        services.metrics.rejected.inc()
+        raise MoveRefused(ErrorCode.MOVE_NO_EFFECT, str(error), version) from None
     except engine.IllegalMove as error:
         services.metrics.rejected.inc()
         raise MoveRefused(ErrorCode.MOVE_ILLEGAL, str(error), version) from None

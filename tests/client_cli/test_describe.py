@@ -96,3 +96,13 @@ def test_refusals_name_the_request_and_the_reason() -> None:
     )
     busy = Error(id=5, code=ErrorCode.SERVER_BUSY)
     assert describe_error(Sync(id=5), busy) == "sync refused (server/busy)"
+
+
+def test_a_move_that_changes_nothing_says_which_count_to_give() -> None:
+    move = MakeMove(id=6, move="t1 t10", move_id="m2", expected_version=3)
+    hint = (
+        "moving all 4 cards of pile 1 onto empty pile 10 changes nothing;"
+        " to move part of it give a count, e.g. t1:3 t10"
+    )
+    pointless = Error(id=6, code=ErrorCode.MOVE_NO_EFFECT, message=hint, version=3)
+    assert describe_error(move, pointless) == f"move 't1 t10' refused (move/no-effect): {hint}"

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
 import engine
 from client_cli.render import (
+    PLACED_BY,
     format_clock,
     format_duration,
     render,
     render_ranking,
     render_room,
 )
-from protocol import Settings
+from protocol import RankReason, Settings
 from tests.client_cli._samples import board, log, player, race_over, result, room
 from tests.client_cli._snapshots import assert_snapshot
 
@@ -75,9 +78,15 @@ def test_racing_room() -> None:
 def test_ranking() -> None:
     ranking = (
         result(1, 1, "Bob", outcome="won", progress=104, moves=230, elapsed_ms=83456),
-        result(2, 0, "Ada", outcome="timeout", progress=61, moves=180, elapsed_ms=900000),
-        result(3, 2, "Charlotte", progress=12, moves=30, elapsed_ms=31002, log=log("draw")),
-    )
+        result(
+            2, 0, "Ada", outcome="timeout", progress=61, moves=180, elapsed_ms=900000,
+            decided_by="outcome",
+        ),
+        result(
+            3, 2, "Charlotte", progress=12, moves=30, elapsed_ms=31002, log=log("draw"),
+            decided_by="progress",
+        ),
+    )  # fmt: skip
     assert_snapshot("ranking", render_ranking(race_over(ranking, race_no=3), total=104))
 
 
@@ -92,3 +101,8 @@ def test_format_duration(ms: int, text: str) -> None:
 @pytest.mark.parametrize(("ms", "text"), [(0, "0:00"), (1, "0:01"), (59001, "1:00"), (-1, "0:00")])
 def test_format_clock_rounds_up(ms: int, text: str) -> None:
     assert format_clock(ms) == text
+
+
+def test_every_ranking_reason_has_a_phrase() -> None:
+    assert set(PLACED_BY) == set(get_args(RankReason))
+    assert all(phrase.strip() for phrase in PLACED_BY.values())

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine import (
     VARIANT_KEYS,
     GameState,
+    IllegalMove,
     Move,
     Outcome,
     View,
@@ -23,6 +24,7 @@ from engine import (
     to_bytes,
     view,
 )
+from engine import play as player_move
 from engine._foundation import cards_on
 from engine._stock import redeal_order
 from engine.cards import format_card
@@ -85,6 +87,37 @@ def test_every_legal_move_changes_the_game(variant: str, seed: bytes, picks: lis
             assert apply(state, move) != state
         if not legal:
             assert outcome(state) != Outcome.PLAYING
+
+
+def tableau_moves(state: GameState) -> list[Move]:
+    """Every move of cards from one tableau pile onto another, with every count."""
+    piles = range(len(state.tableau))
+    return [
+        Move("move", "t", src, count, "t", dst)
+        for src in piles
+        for count in range(1, len(state.tableau[src]) + 1)
+        for dst in piles
+        if dst != src
+    ]
+
+
+@FEW
+@given(variants, seeds, choices)
+def test_a_player_may_make_exactly_the_legal_tableau_moves(
+    variant: str, seed: bytes, picks: list[int]
+) -> None:
+    """What `engine.play` accepts is what `legal_moves` lists, so the client's move
+    list, the bots and the server agree, moves that change nothing included."""
+    _, states, _ = play(variant, seed, picks)
+    for state in states[::5]:
+        legal = set(legal_moves(state))
+        for move in tableau_moves(state):
+            try:
+                player_move(state, move)
+            except IllegalMove:
+                assert move not in legal
+            else:
+                assert move in legal
 
 
 @FEW

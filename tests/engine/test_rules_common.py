@@ -11,6 +11,7 @@ from engine import (
     IllegalMove,
     InvalidMove,
     Move,
+    NoEffect,
     Outcome,
     UnknownVariant,
     apply,
@@ -20,6 +21,7 @@ from engine import (
     progress,
     view,
 )
+from engine import play as engine_play
 from engine.state import EMPTY
 from tests.engine._positions import (
     BILLIE,
@@ -27,6 +29,7 @@ from tests.engine._positions import (
     FORTY,
     MILLIGAN,
     assert_illegal,
+    cards,
     double_canfield,
     little_billie,
     little_forty,
@@ -158,6 +161,72 @@ def test_no_card_moves_unless_the_player_asks(
 def test_moving_a_whole_pile_into_an_empty_pile_changes_nothing(state: GameState) -> None:
     assert play(state, "t1:2 t3") == state
     assert Move("move", "t", 0, 2, "t", 2) not in legal_moves(state)
+
+
+@pytest.mark.parametrize(
+    ("state", "hint", "moved"),
+    [
+        (little_forty(["9h 8s 7d", "Kc"]), "e.g. t1:2 t3", "8s 7d"),
+        (double_canfield(["9s 8h 7c", "Kd"]), "e.g. t1:2 t3", "8h 7c"),
+        (little_forty(["9h 8s", "Kc"]), "e.g. t1:1 t3", "8s"),
+    ],
+)
+def test_a_player_moving_a_whole_pile_into_an_empty_pile_is_told_to_give_a_count(
+    state: GameState, hint: str, moved: str
+) -> None:
+    """`play` refuses what `apply` lets pass, and the count it suggests is a move that
+    changes the game."""
+    for text in ("t1 t3", f"t1:{len(state.tableau[0])} t3"):
+        with pytest.raises(NoEffect) as info:
+            engine_play(state, Move.parse(text))
+        reason = str(info.value)
+        assert isinstance(info.value, IllegalMove)
+        assert "changes nothing" in reason and reason.endswith(hint)
+    after = engine_play(state, Move.parse(hint.removeprefix("e.g. ")))
+    assert after.tableau[2] == cards(moved)
+
+
+def test_a_player_moving_a_whole_king_run_into_an_empty_pile_is_told_no_part_fits() -> None:
+    """In Little Milligan an empty pile takes only a King-headed run: no part of a
+    King-headed pile goes there."""
+    state = little_milligan(["Kh Qs Jd", "9c"])
+    with pytest.raises(NoEffect) as info:
+        engine_play(state, Move.parse("t1 t3"))
+    assert str(info.value) == (
+        "moving all 3 cards of pile 1 onto empty pile 3 changes nothing,"
+        " and no part of it may go there"
+    )
+    assert_illegal(state, "t1:2 t3")
+
+
+def test_a_player_moving_a_lone_card_into_an_empty_pile_is_told_it_changes_nothing() -> None:
+    with pytest.raises(NoEffect) as info:
+        engine_play(little_forty(["9h 8s", "Kc"]), Move.parse("t2 t3"))
+    assert str(info.value) == "moving the only card of pile 2 onto empty pile 3 changes nothing"
+
+
+def test_little_billie_has_no_move_that_changes_nothing() -> None:
+    """Nothing is built on a fan, so a fan onto an empty fan is illegal, not pointless."""
+    state = little_billie(["Ac 5d"])
+    with pytest.raises(IllegalMove) as info:
+        engine_play(state, Move.parse("t1 t3"))
+    assert not isinstance(info.value, NoEffect)
+
+
+@pytest.mark.parametrize(
+    ("state", "text"),
+    [
+        (little_forty(["9h 8s", "Kc", "7d"]), "t3 t1"),
+        (little_milligan(["Kh Qs", "9c"], stock="2c"), "deal"),
+        (double_canfield(["9s 8h", "Kd"], stock="2c"), "draw"),
+        (little_billie(["5d Ac"]), "t1 f"),
+    ],
+)
+def test_play_returns_what_apply_returns_for_a_move_that_changes_something(
+    state: GameState, text: str
+) -> None:
+    move = Move.parse(text)
+    assert engine_play(state, move) == apply(state, move) != state
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
 import protocol as p
 from engine import VARIANT_KEYS
-from protocol import limits
+from protocol import RankReason, limits
 
 _PRINTABLE = st.characters(exclude_categories=("C", "Zs", "Zl", "Zp"), include_characters=" ")
 
@@ -109,6 +109,7 @@ results = st.builds(
     finished_at_ms=times,
     elapsed_ms=times,
     log=st.lists(log_entries, max_size=5).map(tuple),
+    decided_by=st.none() | st.sampled_from(get_args(RankReason)),
 )
 
 EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {

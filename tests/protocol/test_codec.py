@@ -176,3 +176,40 @@ def test_arbitrary_bytes_never_escape_as_other_errors(frame: bytes) -> None:
         p.decode_client(frame)
     except ProtocolError as error:
         assert error.code in ErrorCode
+
+
+def test_a_ranking_line_without_decided_by_reads_as_none() -> None:
+    """``decided_by`` came later than the rest of ``race_over``: a frame from a server
+    that leaves it out still decodes, and a server that sends it round-trips."""
+    line = p.PlayerResult(
+        rank=2, seat=1, name="Bob", outcome="timeout", progress=61, progress_at_ms=5000,
+        moves=180, finished_at_ms=9000, elapsed_ms=8000, log=(), decided_by="progress_time",
+    )  # fmt: skip
+    over = p.RaceOver(
+        race_no=1, start_at_ms=1000, ended_at_ms=9000, seed="ab", seed_commit="cd" * 32,
+        ranking=(line,),
+    )  # fmt: skip
+    frame = p.EventFrame(seq=9, event=over)
+    assert p.decode_server(p.encode(frame)) == frame
+    older = frame.model_dump()
+    del older["event"]["ranking"][0]["decided_by"]
+    decoded = p.decode_server(msgpack.packb(older))
+    assert isinstance(decoded, p.EventFrame) and isinstance(decoded.event, p.RaceOver)
+    (read,) = decoded.event.ranking
+    assert read.decided_by is None
+    assert read == line.model_copy(update={"decided_by": None})
+
+
+def test_decided_by_takes_only_the_named_comparisons() -> None:
+    line = {
+        "rank": 1, "seat": 0, "name": "Ann", "outcome": "won", "progress": 52,
+        "progress_at_ms": 1, "moves": 1, "finished_at_ms": 1, "elapsed_ms": 1, "log": [],
+        "decided_by": "luck",
+    }  # fmt: skip
+    over = {
+        "type": "race_over", "race_no": 1, "start_at_ms": 0, "ended_at_ms": 1, "seed": "ab",
+        "seed_commit": "cd" * 32, "ranking": [line],
+    }  # fmt: skip
+    with pytest.raises(ProtocolError) as caught:
+        p.decode_server(msgpack.packb({"type": "event", "seq": 1, "event": over}))
+    assert caught.value.code == ErrorCode.PROTO_INVALID

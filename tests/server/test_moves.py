@@ -163,6 +163,40 @@ async def test_an_illegal_move_gets_the_engines_reason_and_changes_nothing(
     assert isinstance(retry, MoveOk) and retry.version == 1
 
 
+NO_EFFECT_DEAL = 118
+EMPTIES_PILE_5 = ("t5:1 t4", "t5:1 f1", "t5:2 t4", "t7:1 t10")
+"""In Little Forty deal 118 these leave pile 5 empty and pile 7 one run: 7h 6c 5d."""
+
+
+async def test_a_move_that_changes_nothing_is_refused_not_stored_and_not_counted(
+    connect: Connect, store: Store
+) -> None:
+    ann = await connect()
+    (seated,) = await start_race(
+        [ann], VARIANT, Settings(countdown_s=1, deal_number=NO_EFFECT_DEAL)
+    )
+    for version, text in enumerate(EMPTIES_PILE_5):
+        reply = await ann.call(MakeMove, move=text, move_id=f"m{version}", expected_version=version)
+        assert isinstance(reply, MoveOk), reply
+    before = await _own_game(ann)
+    assert before[1] is not None and before[1].tableau[4:7:2] == ((), ("7h", "6c", "5d"))
+    refused = await ann.call(MakeMove, move="t7 t5", move_id="whole", expected_version=4)
+    assert refused.type == "error" and refused.code == ErrorCode.MOVE_NO_EFFECT
+    assert refused.version == 4
+    assert refused.message == (
+        "moving all 3 cards of pile 7 onto empty pile 5 changes nothing;"
+        " to move part of it give a count, e.g. t7:2 t5"
+    )
+    assert await _own_game(ann) == before
+    assert len(await store.move_log(seated.code, 0)) == 4
+    assert await store.find_move(seated.code, 0, "whole") is None
+    part = await ann.call(MakeMove, move="t7:2 t5", move_id="part", expected_version=4)
+    assert isinstance(part, MoveOk) and part.version == 5
+    assert part.board.tableau[4:7:2] == (("6c", "5d"), ("7h",))
+    await ann.wait_event("progress", lambda e: e.moves == 5)
+    assert [event.moves for event in ann.events("progress")] == [1, 2, 3, 4, 5]
+
+
 async def test_unreadable_move_text_is_invalid(connect: Connect, store: Store) -> None:
     (ann,), code = await _racing(connect)
     for text in ("zz", "t99 t1", "t1 t2 t3", "f f"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import AsyncIterator
+from itertools import pairwise
 
 import pytest
 
@@ -85,6 +86,21 @@ def check_results(race: Race, over: RaceOver) -> None:
         assert result.rank == place
         check_result(racers[result.seat], result, finished[result.seat], seed)
     assert [result.seat for result in over.ranking] == expected_order(race)
+    reasons = [reason_below(above, below) for above, below in pairwise(over.ranking)]
+    assert [result.decided_by for result in over.ranking] == [None, *reasons]
+
+
+def reason_below(above: PlayerResult, below: PlayerResult) -> str:
+    """What puts `below` under `above`, worked out from their lines as a client would."""
+    if (above.outcome == "won") != (below.outcome == "won"):
+        return "outcome"
+    if below.outcome == "won" and above.finished_at_ms != below.finished_at_ms:
+        return "finish_time"
+    if below.outcome != "won" and above.progress != below.progress:
+        return "progress"
+    if below.outcome != "won" and above.progress_at_ms != below.progress_at_ms:
+        return "progress_time"
+    return "seat"
 
 
 def check_result(racer: Racer, result: PlayerResult, finished: PlayerFinished, seed: bytes) -> None:

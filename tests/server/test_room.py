@@ -337,7 +337,7 @@ def test_race_over_ranks_reveals_the_seed_and_carries_the_logs() -> None:
         p.PlayerResult(
             rank=2, seat=0, name="P0", outcome="stuck", progress=20,
             progress_at_ms=start + 6000, moves=1, finished_at_ms=start + 7000,
-            elapsed_ms=7000, log=log,
+            elapsed_ms=7000, log=log, decided_by="outcome",
         ),
     )  # fmt: skip
 
