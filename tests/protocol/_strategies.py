@@ -151,6 +151,7 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         ranking=st.lists(results, max_size=3).map(tuple),
     ),
     p.Rematch: st.builds(p.Rematch, race_no=st.integers(2, 1000)),
+    p.IdleWarning: st.builds(p.IdleWarning, seat=seats, timeout_at_ms=times),
 }
 events = st.one_of(list(EVENTS.values()))
 
@@ -172,6 +173,7 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         p.MakeMove, id=ids, move=move_texts, move_id=move_ids, expected_version=versions
     ),
     p.Resign: st.builds(p.Resign, id=ids),
+    p.EndRace: st.builds(p.EndRace, id=ids),
     p.RequestRematch: st.builds(p.RequestRematch, id=ids),
     p.Sync: st.builds(p.Sync, id=ids),
     p.Ping: st.builds(p.Ping, id=ids),
