@@ -34,6 +34,7 @@ from protocol import (
     encode_event_frame,
     error_reply,
 )
+from server._fairconn import FairConnection
 from server._services import Services
 from server.ratelimit import TokenBucket
 from server.room import RoomError
@@ -57,8 +58,14 @@ class Requests(Protocol):
 
 
 class Session:
-    def __init__(self, conn: ServerConnection, services: Services, requests: Requests) -> None:
-        self.conn, self.services, self.requests = conn, services, requests
+    def __init__(
+        self, conn: FairConnection, services: Services, requests: Requests, address: str
+    ) -> None:
+        self.conn: ServerConnection = conn
+        self.fail_now = conn.fail_now
+        self.services, self.requests = services, requests
+        self.address = address
+        """The client address its limits are counted against."""
         self.code: str | None = None
         self.seat: int | None = None
         self.token_hash: str | None = None
@@ -82,6 +89,7 @@ class Session:
                 async for frame in self.conn:
                     if self.closing is None:
                         await self._handle(frame)
+                    await asyncio.sleep(0)  # every other connection's turn before the next frame
         except ConnectionClosed:
             pass
         finally:
@@ -216,7 +224,7 @@ class Session:
         self.services.metrics.errors.inc()
         self.strikes += 1
         if self.strikes > self.services.config.max_rate_strikes:
-            self._close(CloseCode.POLICY, "rate limit exceeded")
+            self._fail(CloseCode.POLICY, "rate limit exceeded")
             return
         text = "too many requests; slow down and send it again"
         await self.send(Error(id=request_id, code=ErrorCode.PROTO_RATE_LIMITED, message=text))
@@ -230,6 +238,11 @@ class Session:
         """
         if self.closing is None:
             self.closing = asyncio.create_task(self.conn.close(code, reason))
+
+    def _fail(self, code: CloseCode, reason: str) -> None:
+        """Close at once, without reading what the peer still sends (it is abusing)."""
+        if self.closing is None:
+            self.closing = asyncio.create_task(self.fail_now(code, reason))
 
     async def _handle(self, frame: str | bytes) -> None:
         message = await self._decode(frame)
