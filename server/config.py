@@ -113,11 +113,13 @@ def parse_args(argv: list[str] | None = None) -> Config:
         joins_burst=args.join_burst,
         trusted_proxies=tuple(args.trusted_proxy),
         frames_per_turn=args.frames_per_turn,
+        rate_per_s=args.request_rate,
+        rate_burst=args.request_burst,
     )
 
 
 def _add_limit_args(parser: argparse.ArgumentParser) -> None:
-    limits = parser.add_argument_group("limits per client address")
+    limits = parser.add_argument_group("limits per client address and per connection")
     limits.add_argument(
         "--max-connections",
         type=int,
@@ -157,6 +159,18 @@ def _add_limit_args(parser: argparse.ArgumentParser) -> None:
         "(default: $SOLRACE_TRUSTED_PROXIES, comma-separated, else none)",
     )
     limits.add_argument(
+        "--request-rate",
+        type=float,
+        default=_DEFAULTS.rate_per_s,
+        help="requests one connection may send a second (default: %(default)s)",
+    )
+    limits.add_argument(
+        "--request-burst",
+        type=float,
+        default=_DEFAULTS.rate_burst,
+        help="requests one connection may send at once (default: %(default)s)",
+    )
+    limits.add_argument(
         "--frames-per-turn",
         type=int,
         default=_DEFAULTS.frames_per_turn,
@@ -168,7 +182,7 @@ def _check_limit_args(parser: argparse.ArgumentParser, args: argparse.Namespace)
     for name in ("max_connections", "connection_burst", "join_burst", "frames_per_turn"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("connection_rate", "join_rate"):
+    for name in ("connection_rate", "join_rate", "request_rate", "request_burst"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be above 0")
     for proxy in args.trusted_proxy:
