@@ -31,9 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from bench._abuse_victim import Player, long_lines, seat
-from bench.server_bench import read_until
+from bench.server_bench import cpu_seconds, read_until
 from server.embedded import EmbeddedValkey
 
+CPUS = sorted(os.sched_getaffinity(0))
+PINNED = len(CPUS) >= 2
+"""With two cores or more the flood gets a core of its own, as an abuser's own
+machine would; the server, Redis and the measured players share the other."""
+SERVER_CPU, FLOOD_CPU = (CPUS[0], CPUS[1]) if PINNED else (CPUS[0], CPUS[0])
 PLAYERS = 8
 INTERVAL_S = 0.1
 """Each player moves ten times a second, half the per-connection request rate."""
@@ -68,6 +73,8 @@ async def flood_phase(
         "--seconds", str(phase_s + 0.5), *extra, stdout=subprocess.PIPE,
     )  # fmt: skip
     assert flood.stdout is not None
+    if PINNED:
+        os.sched_setaffinity(flood.pid, {FLOOD_CPU})
     while b"flooding" not in await flood.stdout.readline():
         pass
     acks = await play(players, phase_s)
@@ -84,7 +91,7 @@ async def play(players: list[Player], phase_s: float) -> list[float]:
 
 
 async def run_phases(
-    url: str, many_hosts: bool, phase_s: float
+    url: str, server_pid: int, many_hosts: bool, phase_s: float
 ) -> list[tuple[str, list[float], dict[str, Any]]]:
     lines = long_lines(PLAYERS, math.ceil(len(PHASES) * phase_s / INTERVAL_S) + 10)
     players = list(
@@ -94,11 +101,14 @@ async def run_phases(
     )
     results: list[tuple[str, list[float], dict[str, Any]]] = []
     for label, kind in PHASES:
+        cpu_before = cpu_seconds(server_pid)
+        tally: dict[str, Any] = {}
         if kind is None:
-            results.append((label, await play(players, phase_s), {}))
+            acks = await play(players, phase_s)
         else:
             acks, tally = await flood_phase(url, kind, many_hosts, players, phase_s)
-            results.append((label, acks, tally))
+        busy = (cpu_seconds(server_pid) - cpu_before) / phase_s
+        results.append((label, acks, {"server_cpu": f"{busy:.0%}", **tally}))
     for player in players:
         await player.close()
     return results
@@ -139,7 +149,7 @@ def main() -> None:
             for label, options, many_hosts in CONFIGS:
                 server, url = start_server(redis_url, options)
                 try:
-                    results = asyncio.run(run_phases(url, many_hosts, args.phase_s))
+                    results = asyncio.run(run_phases(url, server.pid, many_hosts, args.phase_s))
                 finally:
                     server.terminate()
                     server.wait(timeout=30)

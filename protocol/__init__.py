@@ -30,6 +30,7 @@ from protocol.codec import (
     encode_move_ok,
     encode_progress,
     error_reply,
+    peek_request_id,
 )
 from protocol.errors import CloseCode, ErrorCode, ProtocolError
 from protocol.events import (
@@ -132,4 +133,5 @@ __all__ = [
     "encode_move_ok",
     "encode_progress",
     "error_reply",
+    "peek_request_id",
 ]

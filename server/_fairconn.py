@@ -68,6 +68,7 @@ class FairConnection(ServerConnection):
         super().__init__(*args, **kwargs)
         self.backlog = bytearray()
         self.queue_full = False
+        self.failed = False
         self.feeding: asyncio.Handle | None = None
         self.client_address: str | None = None
         """The address counted against the limits, once admitted."""
@@ -85,10 +86,12 @@ class FairConnection(ServerConnection):
 
         Returns once the peer has closed its side, or after the close timeout.
         """
+        self.failed = True
         self.backlog.clear()
         if self.protocol.state is State.OPEN:
             self.protocol.fail(code, reason)
             self.send_data()
+        self._resume_reading()  # to see the peer close; what it sends is dropped
         await self.close(code, reason)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -105,6 +108,8 @@ class FairConnection(ServerConnection):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self.failed:
+            return
         if not self.backlog and self._feedable(data) == len(data):
             super().data_received(data)
             return
@@ -140,6 +145,8 @@ class FairConnection(ServerConnection):
 
     def _feed(self) -> None:
         self.feeding = None
+        if self.failed:
+            return
         size = self._feedable(self.backlog)
         if not size:
             return  # the handshake is not done: it feeds the rest when it is

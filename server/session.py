@@ -33,6 +33,7 @@ from protocol import (
     encode,
     encode_event_frame,
     error_reply,
+    peek_request_id,
 )
 from server._fairconn import FairConnection
 from server._services import Services
@@ -207,17 +208,15 @@ class Session:
         if isinstance(frame, str):
             self._close(CloseCode.PROTOCOL_ERROR, "messages are binary msgpack frames")
             return None
-        within_rate = self.bucket.take(self.clock.monotonic())
+        if not self.bucket.take(self.clock.monotonic()):
+            await self._over_rate(peek_request_id(frame))  # refused unread: cheap
+            return None
         try:
-            message = decode_client(frame)
+            return decode_client(frame)
         except ProtocolError as error:
             self.services.metrics.errors.inc()
-            await (self.send(error_reply(error)) if within_rate else self._over_rate(None))
+            await self.send(error_reply(error))
             return None
-        if not within_rate:
-            await self._over_rate(message.id)
-            return None
-        return message
 
     async def _over_rate(self, request_id: int | None) -> None:
         """Refuse a request over the rate limit; close after too many such."""
