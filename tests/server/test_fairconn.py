@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import msgpack
 import pytest
 from websockets.client import ClientProtocol
-from websockets.protocol import State
+from websockets.frames import Frame
+from websockets.protocol import Protocol, Side, State
 from websockets.uri import parse_uri
 
-from protocol import Ping
+from protocol import PROTOCOL_VERSION, Ping, ServerMessage, decode_server
 from server._fairconn import frames_end
 from server.app import RaceServer
 from server.store import Store
@@ -83,3 +85,31 @@ async def test_pipelined_requests_are_all_answered_in_order(
     pongs = await asyncio.gather(*pings)
     assert [pong.id for pong in pongs] == list(range(2, 32))
     await client.close()
+
+
+async def test_frames_sent_with_the_upgrade_request_wait_for_the_handshake(
+    store: Store, start_server: ServerFactory
+) -> None:
+    """A client that does not wait for ``101`` is answered in order all the same."""
+    server = await start_server(store)
+    request = (
+        f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+    hello = msgpack.packb({"type": "hello", "id": 1, "version": PROTOCOL_VERSION})
+    pings = [msgpack.packb({"type": "ping", "id": n}) for n in range(2, 12)]
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(request + _frames([hello, *pings]))
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT_S)
+    assert head.startswith(b"HTTP/1.1 101")
+    parser = Protocol(Side.CLIENT)
+    replies: list[ServerMessage] = []
+    async with asyncio.timeout(TIMEOUT_S):
+        while len(replies) < 1 + len(pings):
+            parser.receive_data(await reader.read(65536))
+            frames = [event for event in parser.events_received() if isinstance(event, Frame)]
+            replies += [decode_server(bytes(frame.data)) for frame in frames]
+    assert [reply.type for reply in replies] == ["welcome"] + ["pong"] * len(pings)
+    assert [getattr(reply, "id", None) for reply in replies] == list(range(1, 12))
+    writer.close()
