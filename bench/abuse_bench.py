@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._abuse_victim import Player, long_lines, seat
+from bench._full_driver import LINE_LENGTH
 from bench.server_bench import cpu_seconds, read_until
 from server.embedded import EmbeddedValkey
 
@@ -93,7 +94,8 @@ async def play(players: list[Player], phase_s: float) -> list[float]:
 async def run_phases(
     url: str, server_pid: int, many_hosts: bool, phase_s: float
 ) -> list[tuple[str, list[float], dict[str, Any]]]:
-    lines = long_lines(PLAYERS, math.ceil(len(PHASES) * phase_s / INTERVAL_S) + 10)
+    wanted = math.ceil(len(PHASES) * phase_s / INTERVAL_S) + 10
+    lines = long_lines(PLAYERS, min(LINE_LENGTH, wanted))
     players = list(
         await asyncio.gather(
             *(seat(url, deal, line, f"198.51.100.{n + 1}") for n, (deal, line) in enumerate(lines))
@@ -139,9 +141,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--phase-s", type=float, default=4.0)
     args = parser.parse_args()
-    print(
-        f"{PLAYERS} players, a move each {INTERVAL_S * 1000:.0f} ms, {args.phase_s:.0f} s a phase"
-    )
+    print(f"{PLAYERS} players, a move each {INTERVAL_S * 1000:.0f} ms, {args.phase_s:g} s a phase")
     with tempfile.TemporaryDirectory() as data:
         valkey = EmbeddedValkey(Path(data))
         redis_url = valkey.start()
