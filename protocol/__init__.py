@@ -31,6 +31,7 @@ from protocol.codec import (
     encode_move_ok,
     encode_progress,
     error_reply,
+    peek_request_id,
 )
 from protocol.errors import CloseCode, ErrorCode, ProtocolError
 from protocol.events import (
@@ -137,4 +138,5 @@ __all__ = [
     "encode_move_ok",
     "encode_progress",
     "error_reply",
+    "peek_request_id",
 ]

@@ -87,6 +87,19 @@ def decode_server(data: bytes) -> ServerMessage:
     return _decode(data, SERVER_ADAPTER, MAX_SERVER_FRAME)
 
 
+def peek_request_id(data: bytes) -> int | None:
+    """The request id of a client frame, without validating the rest (cheap).
+
+    For refusing a frame unread (over the rate limit) while still naming its id.
+    """
+    if len(data) > MAX_CLIENT_FRAME:
+        return None
+    try:
+        return _request_id(_unpack(data))
+    except ProtocolError:
+        return None
+
+
 def error_reply(error: ProtocolError) -> Error:
     """The ``error`` message that answers a frame that failed to decode."""
     return Error(id=error.request_id, code=error.code, message=error.message)

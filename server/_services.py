@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from server.admission import AddressLimits
 from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
@@ -36,6 +37,8 @@ class Services:
     hub: Hub
     metrics: Metrics
     config: Config
+    limits: AddressLimits
+    """Limits per client address: connections, new connections, join attempts."""
     clock: Clock = field(default_factory=SystemClock)
     """Every timer, deadline and stamp of the server reads this clock."""
     new_secret: Callable[[], bytes] = new_secret

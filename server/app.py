@@ -25,7 +25,9 @@ from websockets.http11 import Request, Response
 
 from protocol.limits import MAX_CLIENT_FRAME
 from server import deadlines, handlers, web
+from server._fairconn import FairConnection, connection_class
 from server._services import Services
+from server.admission import AddressLimits
 from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
@@ -49,7 +51,8 @@ class RaceServer:
             rooms=lambda: len(self.hub.members),
         )
         self.hub = Hub(store, self._deadline, self.clock)
-        self.services = Services(store, self.hub, self.metrics, config, self.clock)
+        self.limits = AddressLimits(config, self.clock)
+        self.services = Services(store, self.hub, self.metrics, config, self.limits, self.clock)
         self.poller = DeadlinePoller(
             store,
             self.clock,
@@ -91,6 +94,7 @@ class RaceServer:
             ping_interval=20,
             ping_timeout=20,
             reuse_port=self.config.reuse_port,
+            create_connection=connection_class(self.config.frames_per_turn, self.limits),
         )
         self.poller.start()
 
@@ -124,7 +128,8 @@ class RaceServer:
         await self.store.close()
 
     async def _connection(self, conn: ServerConnection) -> None:
-        session = Session(conn, self.services, handlers)
+        assert isinstance(conn, FairConnection) and conn.client_address is not None
+        session = Session(conn, self.services, handlers, conn.client_address)
         self.sessions.add(session)
         if self.services.stopping:
             session.drain()
@@ -147,7 +152,20 @@ class RaceServer:
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
             return web.respond(request.path, request.headers.get("If-None-Match"))
-        return None
+        return self._admit(conn, request)
+
+    def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
+        """Count the connection against its client address's limits, or refuse it (429)."""
+        assert isinstance(conn, FairConnection)
+        peer = conn.remote_address[0] if conn.remote_address else ""
+        forwarded = request.headers.get_all("X-Forwarded-For")
+        refused = conn.admit(self.limits.client_address(peer, forwarded))
+        if refused is None:
+            return None
+        self.metrics.refused.inc()
+        response = conn.respond(HTTPStatus.TOO_MANY_REQUESTS, f"solrace: {refused}\n")
+        response.headers["Retry-After"] = "1"
+        return response
 
     async def _readiness(self, conn: ServerConnection) -> Response:
         """200 when the store answers within ``ready_timeout_s``, else 503."""

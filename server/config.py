@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,22 @@ class Config:
     rate_burst: float = RATE_BURST
     max_rate_strikes: int = 50
     """Messages refused for rate before the connection is closed."""
+    # Abuse limits. A client's address is the socket peer's, or, when the peer is
+    # one of `trusted_proxies`, the address that proxy gives in X-Forwarded-For.
+    max_connections_per_address: int = 32
+    """WebSocket connections one client address may have open at once (HTTP 429 beyond)."""
+    new_connections_per_s: float = 5.0
+    """New WebSocket connections one client address may open a second, on average."""
+    new_connections_burst: int = 32
+    """New connections one client address may open at once before the average applies."""
+    joins_per_minute: float = 60.0
+    """``join_room`` attempts (as player or spectator) one client address may make a minute."""
+    joins_burst: int = 30
+    """Join attempts one client address may make at once before the average applies."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (CIDR) of proxies whose X-Forwarded-For header names the client."""
+    frames_per_turn: int = 4
+    """Frames of one connection parsed per event-loop turn; the rest wait for the next turn."""
     shutdown_grace_s: float = 5.0
     """How long a shutdown may take: requests already read are answered, then every
     socket gets ``going_away`` and 1001; sockets still open then are aborted."""
@@ -88,9 +105,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         action="store_true",
         help="share the port with other processes (SO_REUSEPORT)",
     )
+    _add_limit_args(parser)
     args = parser.parse_args(argv)
     if args.deadline_poll <= 0:
         parser.error("--deadline-poll must be more than 0")
+    _check_limit_args(parser, args)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     if args.workers > 1 and args.port == 0:
@@ -105,4 +124,91 @@ def parse_args(argv: list[str] | None = None) -> Config:
         deadline_poll_s=args.deadline_poll,
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
+        max_connections_per_address=args.max_connections,
+        new_connections_per_s=args.connection_rate,
+        new_connections_burst=args.connection_burst,
+        joins_per_minute=args.join_rate,
+        joins_burst=args.join_burst,
+        trusted_proxies=tuple(args.trusted_proxy),
+        frames_per_turn=args.frames_per_turn,
+        rate_per_s=args.request_rate,
+        rate_burst=args.request_burst,
     )
+
+
+def _add_limit_args(parser: argparse.ArgumentParser) -> None:
+    limits = parser.add_argument_group("limits per client address and per connection")
+    limits.add_argument(
+        "--max-connections",
+        type=int,
+        default=_DEFAULTS.max_connections_per_address,
+        help="connections one address may have open at once (default: %(default)s)",
+    )
+    limits.add_argument(
+        "--connection-rate",
+        type=float,
+        default=_DEFAULTS.new_connections_per_s,
+        help="new connections an address may open a second (default: %(default)s)",
+    )
+    limits.add_argument(
+        "--connection-burst",
+        type=int,
+        default=_DEFAULTS.new_connections_burst,
+        help="new connections an address may open at once (default: %(default)s)",
+    )
+    limits.add_argument(
+        "--join-rate",
+        type=float,
+        default=_DEFAULTS.joins_per_minute,
+        help="join attempts an address may make a minute (default: %(default)s)",
+    )
+    limits.add_argument(
+        "--join-burst",
+        type=int,
+        default=_DEFAULTS.joins_burst,
+        help="join attempts an address may make at once (default: %(default)s)",
+    )
+    limits.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=_env_list("SOLRACE_TRUSTED_PROXIES"),
+        metavar="ADDRESS_OR_NETWORK",
+        help="a proxy whose X-Forwarded-For names the client; repeat for more "
+        "(default: $SOLRACE_TRUSTED_PROXIES, comma-separated, else none)",
+    )
+    limits.add_argument(
+        "--request-rate",
+        type=float,
+        default=_DEFAULTS.rate_per_s,
+        help="requests one connection may send a second (default: %(default)s)",
+    )
+    limits.add_argument(
+        "--request-burst",
+        type=float,
+        default=_DEFAULTS.rate_burst,
+        help="requests one connection may send at once (default: %(default)s)",
+    )
+    limits.add_argument(
+        "--frames-per-turn",
+        type=int,
+        default=_DEFAULTS.frames_per_turn,
+        help="frames of one connection parsed per event-loop turn (default: %(default)s)",
+    )
+
+
+def _check_limit_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    for name in ("max_connections", "connection_burst", "join_burst", "frames_per_turn"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    for name in ("connection_rate", "join_rate", "request_rate", "request_burst"):
+        if getattr(args, name) <= 0:
+            parser.error(f"--{name.replace('_', '-')} must be above 0")
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            parser.error(f"--trusted-proxy {proxy!r} is not an address or a network")
+
+
+def _env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]

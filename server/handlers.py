@@ -83,6 +83,7 @@ async def create_room(session: Session, message: CreateRoom) -> Joined:
 
 async def join_room(session: Session, message: JoinRoom) -> Joined:
     _require_outside(session)
+    _count_join_attempt(session)
     seat: int | None = None
 
     def change(room: Room) -> Transition:
@@ -257,6 +258,14 @@ async def _replace_old_socket(session: Session, token: str) -> None:
     old = session.services.by_token.get(token)
     if old is not None and old is not session:
         await old.replaced()
+
+
+def _count_join_attempt(session: Session) -> None:
+    """Every join (as player or spectator) spends one of the client address's attempts."""
+    wait_s = session.services.limits.join_wait(session.address)
+    if wait_s is not None:
+        text = f"too many join attempts from your address; try again in {wait_s} s"
+        raise RoomError(ErrorCode.PROTO_RATE_LIMITED, text)
 
 
 def _require_outside(session: Session) -> None:

@@ -8,6 +8,7 @@ Each `Metrics` has a private `CollectorRegistry`, so several servers in one proc
     solrace_moves_total                    counter: moves validated and committed
     solrace_moves_rejected_total           counter: moves refused (illegal etc.)
     solrace_request_errors_total           counter: requests answered with an error
+    solrace_connections_refused_total      counter: connections refused by a limit per address
     solrace_move_latency_seconds           histogram: move received to acknowledgement sent
     process_*, python_info                 the process and platform collectors
 """
@@ -54,6 +55,11 @@ class Metrics:
         )
         self.errors = Counter(
             "solrace_request_errors", "Requests answered with an error.", registry=registry
+        )
+        self.refused = Counter(
+            "solrace_connections_refused",
+            "WebSocket connections refused by a limit per client address.",
+            registry=registry,
         )
         self.move_latency = Histogram(
             "solrace_move_latency_seconds",

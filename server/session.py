@@ -36,7 +36,9 @@ from protocol import (
     encode,
     encode_event_frame,
     error_reply,
+    peek_request_id,
 )
+from server._fairconn import FairConnection
 from server._frames import Frames
 from server._services import Services
 from server.ratelimit import TokenBucket
@@ -63,8 +65,14 @@ class Requests(Protocol):
 
 
 class Session:
-    def __init__(self, conn: ServerConnection, services: Services, requests: Requests) -> None:
-        self.conn, self.services, self.requests = conn, services, requests
+    def __init__(
+        self, conn: FairConnection, services: Services, requests: Requests, address: str
+    ) -> None:
+        self.conn: ServerConnection = conn
+        self.fail_now = conn.fail_now
+        self.services, self.requests = services, requests
+        self.address = address
+        """The client address its limits are counted against."""
         self.code: str | None = None
         self.seat: int | None = None
         self.token_hash: str | None = None
@@ -91,6 +99,7 @@ class Session:
                 while (frame := await self.frames.next()) is not None:
                     if self.closing is None:
                         await self._handle(frame)
+                    await asyncio.sleep(0)  # every other connection's turn before the next frame
             if self.frames.stopped:
                 await self._go_away()
         except ConnectionClosed:
@@ -247,24 +256,22 @@ class Session:
         if isinstance(frame, str):
             self._close(CloseCode.PROTOCOL_ERROR, "messages are binary msgpack frames")
             return None
-        within_rate = self.bucket.take(self.clock.monotonic())
+        if not self.bucket.take(self.clock.monotonic()):
+            await self._over_rate(peek_request_id(frame))  # refused unread: cheap
+            return None
         try:
-            message = decode_client(frame)
+            return decode_client(frame)
         except ProtocolError as error:
             self.services.metrics.errors.inc()
-            await (self.send(error_reply(error)) if within_rate else self._over_rate(None))
+            await self.send(error_reply(error))
             return None
-        if not within_rate:
-            await self._over_rate(message.id)
-            return None
-        return message
 
     async def _over_rate(self, request_id: int | None) -> None:
         """Refuse a request over the rate limit; close after too many such."""
         self.services.metrics.errors.inc()
         self.strikes += 1
         if self.strikes > self.services.config.max_rate_strikes:
-            self._close(CloseCode.POLICY, "rate limit exceeded")
+            self._fail(CloseCode.POLICY, "rate limit exceeded")
             return
         text = "too many requests; slow down and send it again"
         await self.send(Error(id=request_id, code=ErrorCode.PROTO_RATE_LIMITED, message=text))
@@ -278,6 +285,11 @@ class Session:
         """
         if self.closing is None:
             self.closing = asyncio.create_task(self.conn.close(code, reason))
+
+    def _fail(self, code: CloseCode, reason: str) -> None:
+        """Close at once, without reading what the peer still sends (it is abusing)."""
+        if self.closing is None:
+            self.closing = asyncio.create_task(self.fail_now(code, reason))
 
     async def _handle(self, frame: str | bytes) -> None:
         message = await self._decode(frame)

@@ -213,3 +213,19 @@ def test_decided_by_takes_only_the_named_comparisons() -> None:
     with pytest.raises(ProtocolError) as caught:
         p.decode_server(msgpack.packb({"type": "event", "seq": 1, "event": over}))
     assert caught.value.code == ErrorCode.PROTO_INVALID
+
+
+@pytest.mark.parametrize(
+    ("data", "request_id"),
+    [
+        (msgpack.packb({"type": "ping", "id": 7}), 7),
+        (msgpack.packb({"type": "nonsense", "id": 9, "extra": True}), 9),
+        (msgpack.packb({"type": "ping", "id": -1}), None),
+        (msgpack.packb({"type": "ping", "id": "7"}), None),
+        (msgpack.packb([1, 2]), None),
+        (b"\xc1", None),
+        (msgpack.packb({"id": 3, "pad": "x" * limits.MAX_CLIENT_FRAME}), None),
+    ],
+)
+def test_peek_request_id_reads_only_the_id(data: bytes, request_id: int | None) -> None:
+    assert p.peek_request_id(data) == request_id

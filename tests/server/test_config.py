@@ -60,3 +60,37 @@ def test_the_deadline_poll_is_a_setting(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit):
         parse_args(["--deadline-poll", "0"])
     assert "more than 0" in capsys.readouterr().err
+
+
+def test_limits_have_documented_defaults_and_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SOLRACE_TRUSTED_PROXIES", raising=False)
+    default = parse_args([])
+    assert (default.max_connections_per_address, default.trusted_proxies) == (32, ())
+    assert (default.new_connections_per_s, default.new_connections_burst) == (5.0, 32)
+    assert (default.joins_per_minute, default.joins_burst) == (60.0, 30)
+    assert (default.rate_per_s, default.rate_burst, default.frames_per_turn) == (20, 40, 4)
+    flags = "--max-connections 8 --connection-rate 2 --connection-burst 4 --join-rate 12"
+    flags += " --join-burst 3 --frames-per-turn 1 --request-rate 5 --request-burst 9"
+    config = parse_args(flags.split())
+    assert config.max_connections_per_address == 8
+    assert (config.new_connections_per_s, config.new_connections_burst) == (2.0, 4)
+    assert (config.joins_per_minute, config.joins_burst, config.frames_per_turn) == (12.0, 3, 1)
+    assert (config.rate_per_s, config.rate_burst) == (5.0, 9.0)
+
+
+def test_trusted_proxies_come_from_the_environment_and_the_flags(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SOLRACE_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7")
+    config = parse_args(["--trusted-proxy", "2001:db8::/32"])
+    assert config.trusted_proxies == ("10.0.0.0/8", "192.0.2.7", "2001:db8::/32")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--trusted-proxy", "proxy.example"], ["--max-connections", "0"], ["--join-rate", "0"]],
+)
+def test_bad_limits_are_refused(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SOLRACE_TRUSTED_PROXIES", raising=False)
+    with pytest.raises(SystemExit):
+        parse_args(argv)

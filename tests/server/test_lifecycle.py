@@ -231,7 +231,9 @@ async def test_stop_closes_every_socket_at_once_and_aborts_the_deaf_ones_in_time
 ) -> None:
     """Sockets close together: clients that never answer the close cost the grace, once."""
     grace_s = 0.3
-    server = await start_server(store, shutdown_grace_s=grace_s)
+    server = await start_server(
+        store, shutdown_grace_s=grace_s, max_connections_per_address=40, new_connections_burst=40
+    )
     clients = [await Client.open(_url(server)) for _ in range(40)]
     deaf, heard = clients[:5], clients[5:]
     for client in deaf:
