@@ -37,6 +37,10 @@ class Options:
     code: str = ""
     variant: str = ""
     settings: Settings = field(default_factory=Settings)
+    plain: bool = False
+    """Line mode instead of the full screen."""
+    ascii: bool = False
+    """Letters instead of suit symbols on the full screen."""
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
@@ -58,6 +62,8 @@ def parse_args(argv: list[str] | None = None) -> Options:
         code=getattr(args, "code", ""),
         variant=getattr(args, "variant", ""),
         settings=settings,
+        plain=args.plain,
+        ascii=args.ascii,
     )
 
 
@@ -81,12 +87,25 @@ def build_parser() -> argparse.ArgumentParser:
     watch = actions.add_parser("watch", help="watch a room", description="Watch a room's race.")
     watch.add_argument("code", type=room_code, help="the room code")
     watch.add_argument("--name", type=player_name, default="spectator", help=argparse.SUPPRESS)
-    actions.add_parser(
+    resume = actions.add_parser(
         "resume",
         help="get back into the last room joined",
         description="Get back into the room you last joined, with the saved token.",
     )
+    for action in (join, watch, resume):
+        _add_display(action)
     return parser
+
+
+def _add_display(action: argparse.ArgumentParser) -> None:
+    action.add_argument(
+        "--plain",
+        action="store_true",
+        help="line mode: typed commands and printed news, for scripts and screen readers",
+    )
+    action.add_argument(
+        "--ascii", action="store_true", help="letters instead of suit symbols (c d h s)"
+    )
 
 
 def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,6 +154,7 @@ def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="S",
         help=f"seconds from all ready to the start, 1-30 (default: {defaults.countdown_s})",
     )
+    _add_display(create)
 
 
 def bounded(low: int, high: int) -> Callable[[str], int]:

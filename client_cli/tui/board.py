@@ -15,6 +15,7 @@ top is what plays.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.text import Text
 
@@ -29,6 +30,14 @@ PICKED = "reverse"
 LABEL = "bold cyan"
 
 
+@dataclass(frozen=True, slots=True)
+class _Scene:
+    board: BoardView
+    rules: Rules
+    glyphs: Glyphs
+    held: Pick | None
+
+
 def board_lines(
     board: BoardView, glyphs: Glyphs, width: int, height: int, held: Pick | None = None
 ) -> list[Text]:
@@ -38,8 +47,8 @@ def board_lines(
     top += _foundation_rows(board, rules, glyphs, width)
     top.append(Text(_start_note(rules, board.base_rank), style="dim"))
     top += _stock_rows(board, rules, glyphs, held, width)
-    room = max(1, height - len(top))
-    piles = _tableau_rows(board, rules, glyphs, held, width, room)
+    scene = _Scene(board, rules, glyphs, held)
+    piles = _tableau_rows(scene, width, max(1, height - len(top)))
     spacer = [Text("")] if len(top) + len(piles) < height else []
     return [line[:width] if len(line) > width else line for line in top + spacer + piles]
 
@@ -146,25 +155,22 @@ def _rows_of(cells: Sequence[Text], width: int) -> list[Text]:
     return rows
 
 
-def _tableau_rows(
-    board: BoardView, rules: Rules, glyphs: Glyphs, held: Pick | None, width: int, room: int
-) -> list[Text]:
-    label_width = len(f"t{len(board.tableau)}") + 3
-    if rules.build is None:
-        return _fan_columns(board, rules, glyphs, held, width, label_width)
-    lines_each = max(1, min(3, room // max(1, len(board.tableau))))
+def _tableau_rows(scene: _Scene, width: int, room: int) -> list[Text]:
+    piles = len(scene.board.tableau)
+    label_width = len(f"t{piles}") + 3
+    if scene.rules.build is None:
+        return _fan_columns(scene, width, label_width)
+    lines_each = max(1, min(3, room // max(1, piles)))
     rows: list[Text] = []
-    for index in range(len(board.tableau)):
-        rows += _pile_rows(board, glyphs, held, index, label_width, width, lines_each)
+    for index in range(piles):
+        rows += _pile_rows(scene, index, label_width, width, lines_each)
     return rows
 
 
-def _fan_columns(
-    board: BoardView, rules: Rules, glyphs: Glyphs, held: Pick | None, width: int, label: int
-) -> list[Text]:
-    cell_width = label + 3 * rules.dealt_per_pile - 1
+def _fan_columns(scene: _Scene, width: int, label: int) -> list[Text]:
+    cell_width = label + 3 * scene.rules.dealt_per_pile - 1
     columns = max(1, (width + 1) // (cell_width + 1))
-    count = len(board.tableau)
+    count = len(scene.board.tableau)
     per_column = -(-count // columns)
     rows: list[Text] = []
     for row in range(per_column):
@@ -172,33 +178,26 @@ def _fan_columns(
         for index in range(row, count, per_column):
             if len(line):
                 line.append(" ")
-            cell = _pile_rows(board, glyphs, held, index, label, cell_width, 1)[0]
+            cell = _pile_rows(scene, index, label, cell_width, 1)[0]
             cell.pad_right(cell_width - len(cell))
             line.append_text(cell)
         rows.append(line)
     return rows
 
 
-def _pile_rows(
-    board: BoardView,
-    glyphs: Glyphs,
-    held: Pick | None,
-    index: int,
-    label_width: int,
-    width: int,
-    lines: int,
-) -> list[Text]:
+def _pile_rows(scene: _Scene, index: int, label_width: int, width: int, lines: int) -> list[Text]:
     """One pile: its label and key, then its cards, the bottom ones hidden if they do not fit."""
-    pile = board.tableau[index]
+    pile = scene.board.tableau[index]
     per_line = max(1, (width - label_width + 1) // 3)
     fits = per_line * lines
-    hidden = max(0, len(pile) - fits) if len(pile) > fits else 0
-    if hidden:
+    hidden = len(pile) - fits + 1 if len(pile) > fits else 0
+    faces = [_face(scene, index, position) for position in range(len(pile))]
+    shown: list[Text] = faces[hidden:] or [scene.glyphs.card(None)]
+    if hidden >= 10:
         hidden += 1
-    faces = [_face(glyphs, card, _is_held(held, index, pile, i)) for i, card in enumerate(pile)]
-    shown: list[Text] = faces[hidden:] or [glyphs.card(None)]
+        shown = shown[1:]
     if hidden:
-        shown.insert(0, Text(f"+{hidden}".ljust(2)[:2], style="dim"))
+        shown.insert(0, Text(f"+{hidden}".ljust(2), style="dim"))
     rows: list[Text] = []
     for start in range(0, len(shown), per_line):
         head = _pile_label(index, label_width) if not rows else Text(" " * label_width)
@@ -213,14 +212,10 @@ def _pile_label(index: int, width: int) -> Text:
     return label
 
 
-def _is_held(held: Pick | None, index: int, pile: tuple[str, ...], position: int) -> bool:
-    if held is None or held.source != "t" or held.index != index:
-        return False
-    return position >= len(pile) - (held.count or 1)
-
-
-def _face(glyphs: Glyphs, card: str, picked: bool) -> Text:
-    face = glyphs.card(card)
-    if picked:
+def _face(scene: _Scene, index: int, position: int) -> Text:
+    pile, held = scene.board.tableau[index], scene.held
+    face = scene.glyphs.card(pile[position])
+    on_pile = held is not None and held.source == "t" and held.index == index
+    if on_pile and held is not None and position >= len(pile) - (held.count or 1):
         face.stylize(PICKED)
     return face

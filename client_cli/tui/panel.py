@@ -61,12 +61,18 @@ def panel_lines(
     lines.append(Text(glyphs.rule * width, style="dim"))
     total = find_variant(room.variant).total
     for player in room.players:
-        lines += _racer(room, player, you, total, glyphs, width)
+        lines += _racer(room, player, you=you, total=total, glyphs=glyphs, width=width)
     return lines
 
 
 def _racer(
-    room: RoomSnapshot, player: PlayerInfo, you: int | None, total: int, glyphs: Glyphs, width: int
+    room: RoomSnapshot,
+    player: PlayerInfo,
+    *,
+    you: int | None,
+    total: int,
+    glyphs: Glyphs,
+    width: int,
 ) -> list[Text]:
     state = state_of(player, room.phase)
     name = player.name + (" (you)" if player.seat == you else "")
