@@ -67,7 +67,9 @@ Screen { layout: vertical; }
 #lobby, #results { height: 1fr; padding: 1 2; }
 LobbyScreen #keys, ResultsScreen #keys { height: 2; padding: 0 2; }
 HelpScreen, ConfirmScreen { align: center middle; }
-#dialog { width: auto; height: auto; border: round $primary; padding: 0 1; background: $panel; }
+#dialog { height: auto; border: round $primary; padding: 0 1; background: $panel; }
+HelpScreen #dialog { width: 100%; }
+ConfirmScreen #dialog { width: 40; }
 """
 
 

@@ -15,26 +15,21 @@ TIE_BREAKS = (
 )
 
 HELP = """\
-Keys on the board (Tab or : goes to the move line, Esc comes back)
-  1-9 0, then b c e g i ... v   pick up tableau pile t1, t2, ... (the key is
-                                shown after each pile's name); press again to
-                                pick one more card of the run; another pile's
-                                key puts the cards there
+Keys on the board (Tab or : goes to the move line, Esc comes back):
+  1-9 0 b c e g ... v  pick up pile t1, t2, ... (each pile shows its key);
+                       again: one more card of the run; another pile's
+                       key puts the cards there; Esc lets go
   w  r      pick up the waste top, the reserve top
-  f  h      put the picked card home (h with nothing picked: any card home)
+  f  h      send the picked card home (h with nothing picked: any card)
   a         send every card that can go home now, one move at a time
   d  space  draw, turn the waste over, deal or redeal
-  Esc       let go of the picked cards
   x         resign (asks first)      ?  this help      Ctrl+Q  quit
-
-The move line takes the notation (Up/Down: history, Right: complete):
+The move line (Up/Down: history, Right: take the suggested move):
   t3 t7     the run of pile 3 that fits onto pile 7
   t3:2 t7   exactly the top two cards of pile 3 onto pile 7
   t3 f      top of pile 3 home (t3 f5: onto foundation 5)
-  w t1  w f the waste top to pile 1, or home
-  r t1  r f the reserve top to pile 1, or home
-  draw  recycle  deal  redeal
-  ready  unready  resign  rematch  sync  quit"""
+  w t1  w f / r t1  r f    the waste or reserve top to pile 1, or home
+  draw  recycle  deal  redeal  ready  unready  resign  rematch  quit"""
 
 
 def lobby_lines(room: RoomSnapshot, you: int | None) -> list[Text]:
