@@ -4,7 +4,6 @@ and confirmation. Each one redraws itself from the app's state in `refresh_view`
 from __future__ import annotations
 
 import contextlib
-
 from typing import TYPE_CHECKING
 
 from rich.text import Text
