@@ -112,7 +112,7 @@ class RaceApp(App[int]):
 
     async def _play(self) -> None:
         status = await self.session.run(self.entry, self._until_leaving())
-        self.exit(status)
+        self.exit(status, return_code=status)
 
     async def _until_leaving(self) -> AsyncIterator[str]:
         while (line := await self.leaving.get()) is not None:

@@ -14,6 +14,7 @@ from client_cli.tui import UNICODE, RaceApp
 from protocol import CreateRoom, JoinRoom, Role, Settings
 
 TIMEOUT_S = 10.0
+BOARD_COLUMNS = 54
 FAST = Settings(deal_number=1, countdown_s=1)
 """A pinned public deal and the shortest countdown."""
 
@@ -38,6 +39,11 @@ def screen_text(app: RaceApp) -> str:
     console = Console(width=width, height=height, file=io.StringIO(), record=True)
     console.print(app.screen._compositor.render_update(full=True))
     return console.export_text()
+
+
+def board_area(text: str) -> list[str]:
+    """The top bar and the board of a race screen at 80x24, without the live panel."""
+    return [line[:BOARD_COLUMNS] for line in text.splitlines()[:21]]
 
 
 async def wait_until(pilot: Pilot[int], check: Callable[[], bool], what: str) -> None:
