@@ -25,6 +25,7 @@ from client_cli.tui import _actions
 from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.keys import Pick
 from client_cli.tui.link import ScreenSession
+from client_cli.tui.panel import URGENT_S, WARN_S, time_left_ms, warning_due
 from client_cli.tui.race import RaceScreen, WatchScreen
 from client_cli.tui.screens import (
     ConfirmScreen,
@@ -94,6 +95,8 @@ class RaceApp(App[int]):
         self.jobs: asyncio.Queue[Job] = asyncio.Queue()
         self.leaving: asyncio.Queue[str | None] = asyncio.Queue()
         self.views: dict[str, View] = {}
+        self.warned: set[int] = set()
+        """The time warnings (in seconds left) given in this race."""
 
     async def on_mount(self) -> None:
         for name, view in (
@@ -108,7 +111,7 @@ class RaceApp(App[int]):
         await self.push_screen("wait")
         self.run_worker(self._play(), name="session")
         self.run_worker(self._work(), name="jobs")
-        self.set_interval(TICK_S, self.redraw)
+        self.set_interval(TICK_S, self.tick)
 
     async def _play(self) -> None:
         status = await self.session.run(self.entry, self._until_leaving())
@@ -163,6 +166,19 @@ class RaceApp(App[int]):
             _actions.after_rematch(self)
         if lines and not isinstance(event, QUIET_EVENTS):
             self.note(lines[0])
+
+    def tick(self) -> None:
+        """Redraw the clocks; ring and say so when a minute, then ten seconds, are left."""
+        room = self.session.tracker.room
+        if room is not None and room.phase != "racing":
+            self.warned.clear()
+        elif room is not None and self.session.tracker.seat is not None:
+            due = warning_due(time_left_ms(room, self.session.now_ms()), self.warned)
+            if due is not None:
+                self.warned.update(mark for mark in (WARN_S, URGENT_S) if mark >= due)
+                self.bell()
+                self.note(f"{'One minute' if due == WARN_S else 'Ten seconds'} left!", error=True)
+        self.redraw()
 
     def redraw(self) -> None:
         """Show the screen of the room's phase and redraw it."""

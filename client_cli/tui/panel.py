@@ -36,11 +36,26 @@ def state_of(player: PlayerInfo, phase: str) -> str:
     return STATES[player.outcome]
 
 
+def time_left_ms(room: RoomSnapshot, now_ms: int) -> int | None:
+    """Race time left, while the race runs."""
+    if room.phase != "racing" or room.start_at_ms is None:
+        return None
+    return room.start_at_ms + room.settings.time_limit_s * 1000 - now_ms
+
+
+def warning_due(left_ms: int | None, given: set[int]) -> int | None:
+    """The warning (60 or 10 seconds) whose moment has come and that was not given yet."""
+    if left_ms is None:
+        return None
+    due = [mark for mark in (URGENT_S, WARN_S) if left_ms <= mark * 1000 and mark not in given]
+    return due[0] if due else None
+
+
 def clock_line(room: RoomSnapshot, now_ms: int) -> Text:
     """Time left, yellow under a minute and red under ten seconds; the phase otherwise."""
-    if room.phase != "racing" or room.start_at_ms is None:
+    left_ms = time_left_ms(room, now_ms)
+    if left_ms is None:
         return Text(f"Race {room.race_no}: {room.phase}", style="bold")
-    left_ms = room.start_at_ms + room.settings.time_limit_s * 1000 - now_ms
     line = Text(f"{format_clock(left_ms)} left", style="bold")
     if left_ms <= URGENT_S * 1000:
         line.stylize("bold white on red")

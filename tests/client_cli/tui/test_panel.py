@@ -5,7 +5,14 @@ from typing import Any
 from rich.text import Text
 
 from client_cli.tui.glyphs import ASCII, UNICODE
-from client_cli.tui.panel import big_number, clock_line, panel_lines, state_of
+from client_cli.tui.panel import (
+    big_number,
+    clock_line,
+    panel_lines,
+    state_of,
+    time_left_ms,
+    warning_due,
+)
 from protocol import RoomSnapshot, Settings
 from tests.client_cli._samples import player, room
 
@@ -69,3 +76,16 @@ def test_big_digits_are_five_rows_in_the_chosen_glyphs() -> None:
     assert len(three) == 5
     assert set("".join(three)) == {"█", " "}
     assert big_number(10, ASCII)[0] == "  ##    ######"
+
+
+def test_each_time_warning_is_given_once_and_a_late_start_skips_to_the_nearest() -> None:
+    given: set[int] = set()
+    assert warning_due(None, given) is None
+    assert warning_due(61_000, given) is None
+    assert warning_due(60_000, given) == 60
+    given.add(60)
+    assert warning_due(30_000, given) is None
+    assert warning_due(10_000, given) == 10
+    assert warning_due(5_000, set()) == 10
+    assert time_left_ms(racing(), START_MS + 1000) == LIMIT_S * 1000 - 1000
+    assert time_left_ms(room(), START_MS) is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.keys import PILE_KEYS
 from client_cli.tui.widgets import MoveLine
 from client_cli.visible import visible_moves
@@ -161,3 +162,16 @@ async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
     finally:
         await ada.close()
         await bob.close()
+
+
+async def test_a_minute_before_the_end_the_player_is_warned(server_url: str) -> None:
+    def entry(id_: int) -> CreateRoom:
+        settings = FAST.model_copy(update={"time_limit_s": 60})
+        return CreateRoom(id=id_, variant="little-forty", name="Ada", settings=settings)
+
+    app = RaceApp(server_url, entry, UNICODE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app)
+        text = await wait_for_text(pilot, "One minute left!")
+        assert "0:59 left  1 minute" in text or "1:00 left  1 minute" in text
+        assert app.warned == {60}
