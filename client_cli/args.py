@@ -24,7 +24,8 @@ examples:
   solrace watch ABC234                            watch its race
   solrace resume                                  get back in after a drop
 
-Once in a room, type help for the commands: ready, moves such as t3 t7, ...
+Once in a room, press ? for the keys and the move notation (t3 t7, w f, draw);
+with --plain (line mode), type help for the commands.
 The resume token is kept in $XDG_STATE_HOME/solrace (or ~/.local/state/solrace)."""
 
 
