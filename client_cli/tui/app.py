@@ -52,6 +52,7 @@ from protocol import (
 
 Job = Callable[[], Awaitable[object]]
 TICK_S = 0.2
+NOTES_KEPT = 20
 QUIET_EVENTS = (ProgressMade, BoardShown, RaceOver)
 """Events the panel or the results show; they never take the message line."""
 
@@ -60,7 +61,6 @@ Screen { layout: vertical; }
 #top { height: 1; background: $boost; }
 #main { height: 1fr; }
 #board { width: 1fr; height: 1fr; padding: 0 0 0 1; }
-#boards { width: 1fr; }
 #panel { width: 26; height: 1fr; border-left: solid $primary; padding: 0 0 0 1; }
 #message { height: 1; padding: 0 1; }
 #moveline { height: 1; border: none; padding: 0 1; }
@@ -139,7 +139,7 @@ class RaceApp(App[int]):
 
     def note(self, text: str, error: bool = False) -> None:
         """Show one line under the board (the session's notes come here too)."""
-        self.notes.append(text)
+        self.notes = [*self.notes[-NOTES_KEPT:], text]
         first = text.splitlines()[0] if text else ""
         self.message = Text(first, style="bold red" if error else "")
         self.redraw()

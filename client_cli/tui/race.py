@@ -16,6 +16,7 @@ from textual.widgets import Input, Static
 
 from client_cli.room import player_name
 from client_cli.tui.board import board_lines
+from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.panel import big_number, panel_lines
 from client_cli.tui.screens import View
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
@@ -38,11 +39,11 @@ def top_line(room: RoomSnapshot, you: int | None) -> Text:
     return line
 
 
-def countdown_lines(room: RoomSnapshot, now_ms: int, race: View, width: int) -> list[Text]:
+def countdown_lines(room: RoomSnapshot, now_ms: int, glyphs: Glyphs, width: int) -> list[Text]:
     """The seconds left before the start, big and centred, and the seed commitment."""
     start = room.start_at_ms or now_ms
     seconds = max(0, (start - now_ms + 999) // 1000)
-    digits = big_number(seconds, race.race.glyphs)
+    digits = big_number(seconds, glyphs)
     lines = [Text(""), Text("Get ready!".center(width), style="bold yellow"), Text("")]
     lines += [Text(row.center(width), style="bold yellow") for row in digits]
     lines += [Text(""), Text("The deal is fixed; its seed commitment:".center(width))]
@@ -75,7 +76,9 @@ class RaceScreen(View):
         self.query_one("#top", Static).update(top_line(room, tracker.seat))
         board = tracker.board
         if room.phase == "countdown" or board is None:
-            self.query_one("#board", Pane).show(lambda w, h: countdown_lines(room, now, self, w))
+            self.query_one("#board", Pane).show(
+                lambda w, h: countdown_lines(room, now, app.glyphs, w)
+            )
         else:
             self.query_one("#board", Pane).show(
                 lambda w, h: board_lines(board, app.glyphs, w, h, app.held)
@@ -127,7 +130,9 @@ class WatchScreen(View):
         now = app.session.now_ms()
         self.query_one("#top", Static).update(top_line(room, None))
         if room.phase == "countdown" or not tracker.boards:
-            self.query_one("#board", Pane).show(lambda w, h: countdown_lines(room, now, self, w))
+            self.query_one("#board", Pane).show(
+                lambda w, h: countdown_lines(room, now, app.glyphs, w)
+            )
         else:
             self.query_one("#board", Pane).show(self._boards)
         self.query_one("#panel", Pane).show(

@@ -25,6 +25,7 @@ class Pane(Static):
         super().__init__(id=id)
         self.draw: Draw | None = None
         self.can_focus = can_focus
+        self.shown: list[Text] = []
 
     def show(self, draw: Draw) -> None:
         self.draw = draw
@@ -37,7 +38,10 @@ class Pane(Static):
         width, height = self.content_size.width, self.content_size.height
         if self.draw is None or width <= 0 or height <= 0:
             return
-        self.update(Text("\n").join(self.draw(width, height)[:height]))
+        lines = self.draw(width, height)[:height]
+        if lines != self.shown:
+            self.shown = lines
+            self.update(Text("\n").join(lines))
 
 
 class LegalMoves(Suggester):
