@@ -94,6 +94,8 @@ class RaceApp(App[int]):
         """After a rematch request: keep the public deal, or move on to the next."""
         self.jobs: asyncio.Queue[Job] = asyncio.Queue()
         self.leaving: asyncio.Queue[str | None] = asyncio.Queue()
+        """The session's typed lines: only the end (keys and the move line become jobs)."""
+        self.quitting = False
         self.views: dict[str, View] = {}
         self.warned: set[int] = set()
         """The time warnings (in seconds left) given in this race."""
@@ -135,6 +137,10 @@ class RaceApp(App[int]):
         self.redraw()
 
     def action_quit(self) -> None:  # type: ignore[override]
+        """Leave the room through the session; a second request leaves at once."""
+        if self.quitting:
+            self.exit(1, return_code=1)
+        self.quitting = True
         self.leaving.put_nowait(None)
 
     def note(self, text: str, error: bool = False) -> None:

@@ -18,7 +18,7 @@ from client_cli.room import player_name
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.panel import big_number, panel_lines
-from client_cli.tui.screens import View
+from client_cli.tui.screens import View, key_name
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
 from engine import find_variant
 from protocol import BoardView, RoomSnapshot
@@ -97,7 +97,7 @@ class RaceScreen(View):
         if event.key in ("tab", "colon", "enter") or event.character == ":":
             event.stop()
             self.query_one(MoveLine).focus()
-        elif self.race.board_key(event.character or event.key):
+        elif self.race.board_key(key_name(event)):
             event.stop()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

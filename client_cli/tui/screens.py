@@ -41,6 +41,12 @@ class View(Screen[None]):
         self.refresh_view()
 
 
+def key_name(event: Key) -> str:
+    """A printable key as its character (``" "`` for space), others by name (``escape``)."""
+    character = event.character
+    return character if character and character.isprintable() else event.key
+
+
 class WaitScreen(View):
     def compose(self) -> ComposeResult:
         yield Static("Connecting...", id="wait")
@@ -66,7 +72,7 @@ class LobbyScreen(View):
         self.query_one("#keys", Static).update(Text(lobby_keys(tracker.room, tracker.seat)))
 
     def on_key(self, event: Key) -> None:
-        if self.race.lobby_key(event.character or event.key):
+        if self.race.lobby_key(key_name(event)):
             event.stop()
 
 

@@ -97,3 +97,9 @@ def test_a_pile_too_long_for_its_rows_hides_its_bottom_cards_not_its_top() -> No
     assert row.split()[2].startswith("+")
     assert row.endswith("6♦")
     assert len(row) <= 40
+
+
+def test_a_masked_card_on_a_spectators_board_is_drawn_as_a_card_back() -> None:
+    masked = board("little-forty", moves=("draw",)).model_copy(update={"waste": ("??", "5d")})
+    text = plain(board_lines(masked, UNICODE, BOARD_WIDTH, BOARD_HEIGHT))
+    assert f"w 2: {UNICODE.back} 5♦" in text

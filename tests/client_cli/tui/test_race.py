@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from client_cli.tui import UNICODE, RaceApp
-from client_cli.tui.keys import PILE_KEYS
+from client_cli.tui.keys import PILE_KEYS, Pick
 from client_cli.tui.widgets import MoveLine
 from client_cli.visible import visible_moves
 from protocol import CreateRoom, JoinRoom
@@ -57,6 +57,10 @@ async def test_keys_pick_up_a_pile_and_put_it_on_another(server_url: str, tmp_pa
     app = create(server_url, "little-forty", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
         await start_race(pilot, app)
+        await pilot.press(PILE_KEYS[move.src_index])
+        assert app.held == Pick("t", move.src_index)
+        await pilot.press("escape")
+        assert app.held is None
         await pilot.press(PILE_KEYS[move.src_index], PILE_KEYS[move.dst_index or 0])
         await wait_until(pilot, lambda: app.session.tracker.version == 1, "the move")
         text = f"t{move.src_index + 1} t{(move.dst_index or 0) + 1}"
