@@ -188,8 +188,8 @@ class RaceApp(App[int]):
 
     def redraw(self) -> None:
         """Show the screen of the room's phase and redraw it."""
-        if not self.views:
-            return
+        if not self.views or not self.screen_stack:
+            return  # not started yet, or already closing
         name = _screen_for(self)
         view = self.views[name]
         if self.screen is not view and isinstance(self.screen, View):
