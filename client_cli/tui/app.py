@@ -42,11 +42,13 @@ from protocol import (
     ClientMessage,
     Error,
     EventFrame,
+    GoingAway,
     MakeMove,
     MoveOk,
     ProgressMade,
     RaceOver,
     Rematch,
+    Resumed,
     ServerMessage,
 )
 
@@ -159,6 +161,8 @@ class RaceApp(App[int]):
             self.held = None
         elif isinstance(message, EventFrame):
             self._event(message, lines)
+        elif isinstance(message, Resumed | GoingAway) and lines:
+            self.note(lines[0])  # the end of "reconnecting...", or its start
         self.redraw()
 
     def _event(self, frame: EventFrame, lines: list[str]) -> None:

@@ -8,7 +8,8 @@ from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.keys import PILE_KEYS, Pick
 from client_cli.tui.widgets import MoveLine
 from client_cli.visible import visible_moves
-from protocol import CreateRoom, JoinRoom
+from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom
+from server.app import RaceServer
 from tests.client_cli._driver import Terminal
 from tests.client_cli.tui._boards import deal_one, pile_rows
 from tests.client_cli.tui._screen import (
@@ -179,3 +180,22 @@ async def test_a_minute_before_the_end_the_player_is_warned(server_url: str) -> 
         text = await wait_for_text(pilot, "One minute left!")
         assert "0:59 left  1 minute" in text or "1:00 left  1 minute" in text
         assert app.warned == {60}
+
+
+async def test_after_a_reconnect_the_screen_says_so_and_keys_play_on(
+    server_url: str, race_server: RaceServer, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: app.session.tracker.version == 1, "the draw")
+        for server_side in list(race_server.sessions):
+            await server_side.send(GoingAway(reconnect_in_ms=50, message="restarting"))
+            await server_side.conn.close(CloseCode.GOING_AWAY, "restarting")
+        await wait_until(pilot, lambda: any("Back in room" in n for n in app.notes), "resume")
+        assert "reconnecting" in " ".join(app.notes)
+        assert "reconnecting" not in screen_text(app)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: app.session.tracker.version == 2, "a draw after it")
+        assert "stock 58  w 6:" in screen_text(app)
