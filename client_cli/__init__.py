@@ -2,8 +2,8 @@
 
 Three layers, so other front ends can reuse the lower two: pure rendering and
 room tracking (`render`, `room`, `tracker`, `visible`, `verify`), the
-connection (`connection`, `session`), and the line-mode front end
-(`__main__`).
+connection (`connection`, `session`), and the front ends: the full screen
+(`tui`, the default) and the line mode (`__main__ --plain`).
 """
 
 from client_cli.connection import ConnectFailed, Connection

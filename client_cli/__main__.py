@@ -1,4 +1,5 @@
-"""``solrace``: the plain line-mode client. Typed lines in, room news and boards out."""
+"""``solrace``: the full-screen race client, or with ``--plain`` the line mode
+(typed lines in, room news and boards out)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from client_cli import statefile
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
 from client_cli.session import Entry, Session
+from client_cli.tui import RaceApp, pick_glyphs
 from protocol import CreateRoom, JoinRoom, Resume, Role
 
 
@@ -34,8 +36,20 @@ async def run(options: Options, state_file: Path) -> int:
             return 1
         server = options.server or saved.server
         entry = entry_request(options, saved)
+    if not options.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        return await run_screen(server, entry, state_file, options.ascii)
     session = Session(server, show, state_file)
     return await session.run(entry, stdin_lines())
+
+
+async def run_screen(server: str, entry: Entry, state_file: Path, ascii_only: bool) -> int:
+    """The full-screen client; what it noted last is printed once the screen is gone."""
+    glyphs = pick_glyphs(sys.stdout.encoding, ascii_only)
+    app = RaceApp(server, entry, glyphs, state_file)
+    status = await app.run_async()
+    for note in app.notes[-3:]:
+        show(note)
+    return 1 if status is None else status
 
 
 def show(text: str) -> None:

@@ -24,7 +24,8 @@ examples:
   solrace watch ABC234                            watch its race
   solrace resume                                  get back in after a drop
 
-Once in a room, type help for the commands: ready, moves such as t3 t7, ...
+Once in a room, press ? for the keys and the move notation (t3 t7, w f, draw);
+with --plain (line mode), type help for the commands.
 The resume token is kept in $XDG_STATE_HOME/solrace (or ~/.local/state/solrace)."""
 
 
@@ -37,6 +38,10 @@ class Options:
     code: str = ""
     variant: str = ""
     settings: Settings = field(default_factory=Settings)
+    plain: bool = False
+    """Line mode instead of the full screen."""
+    ascii: bool = False
+    """Letters instead of suit symbols on the full screen."""
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
@@ -58,6 +63,8 @@ def parse_args(argv: list[str] | None = None) -> Options:
         code=getattr(args, "code", ""),
         variant=getattr(args, "variant", ""),
         settings=settings,
+        plain=args.plain,
+        ascii=args.ascii,
     )
 
 
@@ -81,12 +88,25 @@ def build_parser() -> argparse.ArgumentParser:
     watch = actions.add_parser("watch", help="watch a room", description="Watch a room's race.")
     watch.add_argument("code", type=room_code, help="the room code")
     watch.add_argument("--name", type=player_name, default="spectator", help=argparse.SUPPRESS)
-    actions.add_parser(
+    resume = actions.add_parser(
         "resume",
         help="get back into the last room joined",
         description="Get back into the room you last joined, with the saved token.",
     )
+    for action in (join, watch, resume):
+        _add_display(action)
     return parser
+
+
+def _add_display(action: argparse.ArgumentParser) -> None:
+    action.add_argument(
+        "--plain",
+        action="store_true",
+        help="line mode: typed commands and printed news, for scripts and screen readers",
+    )
+    action.add_argument(
+        "--ascii", action="store_true", help="letters instead of suit symbols (c d h s)"
+    )
 
 
 def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,6 +155,7 @@ def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="S",
         help=f"seconds from all ready to the start, 1-30 (default: {defaults.countdown_s})",
     )
+    _add_display(create)
 
 
 def bounded(low: int, high: int) -> Callable[[str], int]:

@@ -209,8 +209,7 @@ class Session:
             lines.append(describe_error(request, message) if request else _server_error(message))
         if isinstance(message, GoingAway):
             self.retry_in_s = message.reconnect_in_ms / 1000
-        for line in lines:
-            self.write(line)
+        self.show(message, request, lines)
         if isinstance(message, Joined):
             self._save()
         if future is not None and not future.done():
@@ -219,6 +218,11 @@ class Session:
         if isinstance(request, Resume) and isinstance(message, Error):
             return await self._rejoin()
         return True
+
+    def show(self, message: ServerMessage, request: ClientMessage | None, lines: list[str]) -> None:
+        """Show what one message changed: here its lines; a full-screen front end redraws."""
+        for line in lines:
+            self.write(line)
 
     async def _rejoin(self) -> bool:
         """The resume was refused: a lobby seat is freed when its connection drops,

@@ -87,3 +87,19 @@ async def test_resume_without_a_saved_room_says_so(
 ) -> None:
     assert await run(parse_args(["resume"]), tmp_path / "session.json") == 1
     assert "No saved room to resume" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "create little-forty --name Ada",
+        "join ABC234 --name Bob",
+        "watch ABC234",
+        "resume",
+    ],
+)
+def test_full_screen_by_default_plain_and_ascii_on_request(line: str) -> None:
+    default = parse_args(shlex.split(line))
+    assert (default.plain, default.ascii) == (False, False)
+    chosen = parse_args([*shlex.split(line), "--plain", "--ascii"])
+    assert (chosen.plain, chosen.ascii) == (True, True)
