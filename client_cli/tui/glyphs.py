@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from engine import InvalidMove
+from engine import HIDDEN_CARD, InvalidMove
 from engine.cards import is_red, parse_card
 
 RED = "bold red"
@@ -33,9 +33,15 @@ class Glyphs:
     rule: str
 
     def card(self, text: str | None) -> Text:
-        """One card, two cells wide; ``None`` is an empty place, unreadable text a card back."""
+        """One card, two cells wide; ``None`` is an empty place.
+
+        A card a spectator may not see yet (`HIDDEN_CARD`), or any unreadable
+        text, is drawn as a card back.
+        """
         if text is None:
             return Text(self.empty, style="dim")
+        if text == HIDDEN_CARD:
+            return Text(self.back, style=BACK_STYLE)
         try:
             card = parse_card(text)
         except InvalidMove:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import engine
 from client_cli.tui import UNICODE
 from client_cli.tui.keys import PILE_KEYS
-from protocol import BoardView
+from protocol import HIDDEN_CARD, BoardView
 
 
 def deal_one(variant: str, *moves: str) -> BoardView:
@@ -21,3 +21,12 @@ def pile_rows(board: BoardView) -> list[str]:
         + " ".join(UNICODE.card(c).plain for c in pile)
         for i, pile in enumerate(board.tableau)
     ]
+
+
+def masked_beyond(board: BoardView, seen: BoardView) -> BoardView:
+    """`board` as a spectator sees it while a racer is still at `seen`: new pile cards hidden."""
+    tableau = tuple(
+        pile[: len(old)] + (HIDDEN_CARD,) * (len(pile) - len(old))
+        for pile, old in zip(board.tableau, seen.tableau, strict=True)
+    )
+    return board.model_copy(update={"tableau": tableau})

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 
 from client_cli.tui import UNICODE, RaceApp
 from protocol import CreateRoom, JoinRoom, Role, Settings
+from server.clock import ManualClock
 
 TIMEOUT_S = 10.0
 BOARD_COLUMNS = 54
@@ -61,10 +62,23 @@ async def wait_for_text(pilot: Pilot[int], text: str) -> str:
     return screen_text(pilot.app)  # type: ignore[arg-type]
 
 
-async def start_race(pilot: Pilot[int], app: RaceApp) -> None:
-    """Say ready in the lobby and wait through the countdown to the board."""
+async def start_race(pilot: Pilot[int], app: RaceApp, clock: ManualClock) -> None:
+    """Say ready in the lobby and run the server's clock through the countdown to the board."""
     await wait_until(pilot, lambda: app.session.tracker.room is not None, "the room")
     await pilot.pause()
     await pilot.press("space")
-    await wait_until(pilot, lambda: app.session.tracker.board is not None, "the race")
+    await run_countdown(pilot, app, clock)
+    await wait_until(pilot, lambda: app.session.tracker.board is not None, "the board")
     await pilot.pause()
+
+
+async def run_countdown(pilot: Pilot[int], app: RaceApp, clock: ManualClock) -> None:
+    """Once the room counts down, move the server's clock to the start; wait for the race."""
+    tracker = app.session.tracker
+    await wait_until(pilot, lambda: tracker.countdown_target_ms() is not None, "the countdown")
+    start_at_ms = tracker.countdown_target_ms()
+    assert start_at_ms is not None
+    clock.advance_to(start_at_ms)
+    await wait_until(
+        pilot, lambda: tracker.room is not None and tracker.room.phase == "racing", "the race"
+    )

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from client_cli.tui.app import RaceApp
 from protocol import CreateRoom
+from server.clock import ManualClock
 from tests.client_cli._driver import Terminal
 from tests.client_cli.tui._screen import create, join, start_race, wait_for_text, wait_until
 
@@ -59,12 +60,12 @@ async def test_space_toggles_ready_and_a_guest_cannot_change_settings(
 
 
 async def test_rematch_moves_a_public_deal_on_unless_asked_for_the_same(
-    server_url: str, tmp_path: Path
+    clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
     app = create(server_url, "little-forty", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
         for key, deal in (("m", 2), ("M", 2), ("m", 3)):
-            await start_race(pilot, app)
+            await start_race(pilot, app, clock)
             await pilot.press("x", "y")
             await wait_for_text(pilot, "results")
             await pilot.press(key)

@@ -10,13 +10,15 @@ from client_cli.tui.widgets import MoveLine
 from client_cli.visible import visible_moves
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom
 from server.app import RaceServer
+from server.clock import ManualClock
 from tests.client_cli._driver import Terminal
-from tests.client_cli.tui._boards import deal_one, pile_rows
+from tests.client_cli.tui._boards import deal_one, masked_beyond, pile_rows
 from tests.client_cli.tui._screen import (
     FAST,
     board_area,
     create,
     join,
+    run_countdown,
     screen_text,
     start_race,
     wait_for_text,
@@ -39,11 +41,11 @@ async def test_countdown_is_shown_big_with_the_seed_commitment(
 
 
 async def test_a_refused_move_says_why_beside_the_board_and_nothing_scrolls(
-    server_url: str, tmp_path: Path
+    clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
     app = create(server_url, "little-forty", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app)
+        await start_race(pilot, app, clock)
         before = board_area(screen_text(app))
         await pilot.press("tab", *"t1 t2", "enter")
         text = await wait_for_text(pilot, "t1 t2: ")
@@ -52,12 +54,14 @@ async def test_a_refused_move_says_why_beside_the_board_and_nothing_scrolls(
         assert app.session.tracker.version == 0
 
 
-async def test_keys_pick_up_a_pile_and_put_it_on_another(server_url: str, tmp_path: Path) -> None:
+async def test_keys_pick_up_a_pile_and_put_it_on_another(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
     board = deal_one("little-forty")
     move = next(m for m in visible_moves(board) if m.src == "t" and m.dst == "t")
     app = create(server_url, "little-forty", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app)
+        await start_race(pilot, app, clock)
         await pilot.press(PILE_KEYS[move.src_index])
         assert app.held == Pick("t", move.src_index)
         await pilot.press("escape")
@@ -68,10 +72,12 @@ async def test_keys_pick_up_a_pile_and_put_it_on_another(server_url: str, tmp_pa
         assert app.session.tracker.board == deal_one("little-forty", text)
 
 
-async def test_one_key_sends_every_card_home_that_can_go(server_url: str, tmp_path: Path) -> None:
+async def test_one_key_sends_every_card_home_that_can_go(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
     app = create(server_url, "little-billie", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app)
+        await start_race(pilot, app, clock)
         await pilot.press("a")
         await wait_for_text(pilot, "cards sent home.")
         board = app.session.tracker.board
@@ -82,11 +88,11 @@ async def test_one_key_sends_every_card_home_that_can_go(server_url: str, tmp_pa
 
 
 async def test_the_move_line_completes_legal_moves_and_keeps_history(
-    server_url: str, tmp_path: Path
+    clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
     app = create(server_url, "little-forty", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app)
+        await start_race(pilot, app, clock)
         await pilot.press("tab", "t", "9")
         await pilot.pause(0.1)
         await pilot.press("right", "enter")  # the suggestion: t9:1 f1, the only move from t9
@@ -97,7 +103,7 @@ async def test_the_move_line_completes_legal_moves_and_keeps_history(
 
 
 async def test_a_race_with_an_opponent_played_to_the_results(
-    server_url: str, tmp_path: Path
+    clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
     app = create(server_url, "little-billie", tmp_path / "state")
     bob = Terminal(server_url)
@@ -109,7 +115,7 @@ async def test_a_race_with_an_opponent_played_to_the_results(
             bob.start(lambda id_: JoinRoom(id=id_, code=code, name="Bob"))
             await wait_for_text(pilot, "Bob")
             await bob.type("ready")
-            await start_race(pilot, app)
+            await start_race(pilot, app, clock)
             await pilot.press("tab", "t", "1")  # half a move typed when Bob moves
             await bob.type("t3 f", expect="1/104 cards home")
             text = await wait_for_text(pilot, "1/104 1m")  # Bob's progress, in the panel only
@@ -132,7 +138,7 @@ async def test_a_race_with_an_opponent_played_to_the_results(
 
 
 async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
-    server_url: str, tmp_path: Path
+    server_url: str, clock: ManualClock
 ) -> None:
     ada, bob = Terminal(server_url), Terminal(server_url)
     try:
@@ -149,14 +155,14 @@ async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
             await wait_until(pilot, lambda: app.session.tracker.room is not None, "the room")
             await ada.type("ready")
             await bob.type("ready")
+            await run_countdown(pilot, app, clock)
             await bob.wait_for("GO!")
             await bob.type("deal", expect="stock 36")
             text = await wait_for_text(pilot, "Bob (#2), move 1")
             assert "Ada (#1), move 0" in text
-            for row in pile_rows(deal_one("little-milligan")) + pile_rows(
-                deal_one("little-milligan", "deal")
-            ):
-                assert row in text
+            dealt = masked_beyond(deal_one("little-milligan", "deal"), deal_one("little-milligan"))
+            for row in pile_rows(deal_one("little-milligan")) + pile_rows(dealt):
+                assert row in text  # Ada has not seen the cards Bob dealt: they are card backs
             assert "watching" in text and "Bob" in text
             await pilot.resize_terminal(80, 24)
             text = await wait_for_text(pilot, "Ada (#1), move 0")
@@ -169,25 +175,27 @@ async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
         await bob.close()
 
 
-async def test_a_minute_before_the_end_the_player_is_warned(server_url: str) -> None:
+async def test_a_minute_before_the_end_the_player_is_warned(
+    clock: ManualClock, server_url: str
+) -> None:
     def entry(id_: int) -> CreateRoom:
         settings = FAST.model_copy(update={"time_limit_s": 60})
         return CreateRoom(id=id_, variant="little-forty", name="Ada", settings=settings)
 
     app = RaceApp(server_url, entry, UNICODE)
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app)
+        await start_race(pilot, app, clock)
         text = await wait_for_text(pilot, "One minute left!")
         assert "0:59 left  1 minute" in text or "1:00 left  1 minute" in text
         assert app.warned == {60}
 
 
 async def test_after_a_reconnect_the_screen_says_so_and_keys_play_on(
-    server_url: str, race_server: RaceServer, tmp_path: Path
+    clock: ManualClock, server_url: str, race_server: RaceServer, tmp_path: Path
 ) -> None:
     app = create(server_url, "little-forty", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app)
+        await start_race(pilot, app, clock)
         await pilot.press("d")
         await wait_until(pilot, lambda: app.session.tracker.version == 1, "the draw")
         for server_side in list(race_server.sessions):
