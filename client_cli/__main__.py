@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from client_cli import statefile
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
+from client_cli.bot import BotPlan, accompany, run_bot
 from client_cli.session import Entry, Session
 from protocol import CreateRoom, JoinRoom, Resume, Role
 
@@ -34,8 +36,36 @@ async def run(options: Options, state_file: Path) -> int:
             return 1
         server = options.server or saved.server
         entry = entry_request(options, saved)
+    if options.action == "bot":
+        return await run_bot(server, entry, bot_plan(options), show, on_code=_show_code(options))
     session = Session(server, show, state_file)
-    return await session.run(entry, stdin_lines())
+    async with seated_bots(session, options):
+        return await session.run(entry, stdin_lines())
+
+
+def bot_plan(options: Options) -> BotPlan:
+    seats = options.settings.max_players if options.variant else None
+    return BotPlan(options.name, options.strategy, options.bot_speed, seats)
+
+
+def _show_code(options: Options) -> Callable[[str], None] | None:
+    """``bot --create`` prints the room's code first, for scripts to read."""
+    return (lambda code: show(f"code: {code}")) if options.variant else None
+
+
+@contextlib.asynccontextmanager
+async def seated_bots(session: Session, options: Options) -> AsyncIterator[None]:
+    """The ``--bots`` of a room this client creates, stopped when the client ends."""
+    if not options.bots:
+        yield
+        return
+    bots = asyncio.create_task(accompany(session, options.bots, options.bot_speed, show))
+    try:
+        yield
+    finally:
+        bots.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await bots
 
 
 def show(text: str) -> None:
@@ -50,7 +80,7 @@ def entry_request(options: Options, saved: statefile.SavedSession | None) -> Ent
     """How the session enters its room: create, join, watch, or resume a saved seat."""
     if saved is not None:
         return lambda id_: Resume(id=id_, token=saved.token, last_seq=saved.last_seq)
-    if options.action == "create":
+    if options.action in ("create", "practice") or options.variant:
         return lambda id_: CreateRoom(
             id=id_, variant=options.variant, name=options.name, settings=options.settings
         )

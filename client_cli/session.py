@@ -74,6 +74,8 @@ class Session:
         self.retry_in_s = 0.0
         self.name = ""
         """The player's name, to take a seat again if a dropped lobby seat was freed."""
+        self.news = asyncio.Event()
+        """Set after every message from the server, for code that waits on the room."""
 
     async def run(self, entry: Entry, lines: AsyncIterator[str]) -> int:
         """Connect, enter the room, then take commands until ``quit``; the exit status."""
@@ -216,6 +218,7 @@ class Session:
         if future is not None and not future.done():
             future.set_result(message)
         self._watch_countdown()
+        self.news.set()
         if isinstance(request, Resume) and isinstance(message, Error):
             return await self._rejoin()
         return True

@@ -52,6 +52,8 @@ class Tracker:
         """Spectators: each player's latest version and board, by seat."""
         self.recent: list[EventFrame] | None = []
         """Events seen while a snapshot is awaited (always, until a room is known)."""
+        self.results: RaceOver | None = None
+        """The last race's results, once it is over."""
 
     def expect_snapshot(self) -> None:
         """A snapshot was asked for: keep events until it comes."""
@@ -184,6 +186,7 @@ class Tracker:
 
     def _over(self, event: RaceOver) -> list[str]:
         assert self.room is not None
+        self.results = event
         rules = find_variant(self.room.variant)
         deal = self.room.settings.deal_number
         lines = [render_ranking(event, rules.total)]

@@ -1,0 +1,169 @@
+"""Bots: ordinary protocol clients that race with what a player sees.
+
+A bot is a `Session` like a person's, fed by `Bot.lines` instead of a
+keyboard: it says ``ready`` once enough players are seated (so a race never
+starts half-empty), then sends the move `strategy.choose` picks from its
+board, at most ``speed`` moves a second, and ``resign`` when no move can make
+progress. Its line source ends when the race is over, which ends the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+from client_cli.render import render_ranking
+from client_cli.session import Entry, Session, Write
+from client_cli.strategy import Strategy, Tried, choose
+from client_cli.tracker import Tracker
+from client_cli.verify import check_race
+from engine import find_variant
+from protocol import JoinRoom
+
+DEFAULT_SPEED = 2.0
+"""Moves a second."""
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class BotPlan:
+    name: str
+    strategy: Strategy = "greedy"
+    speed: float = DEFAULT_SPEED
+    seats: int | None = None
+    """Say ready once this many players are seated; ``None``: every seat."""
+    seed: int = 0
+    """Seeds the random strategy."""
+
+
+class Bot:
+    def __init__(self, session: Session, plan: BotPlan, sleep: Sleep = asyncio.sleep) -> None:
+        self.session, self.plan, self.sleep = session, plan, sleep
+        self.tried: Tried = set()
+        self.rng = random.Random(plan.seed)
+        self.readied = 0
+        """The race number the bot last said ready for."""
+        self.resigned = 0
+
+    async def lines(self) -> AsyncIterator[str]:
+        """What the bot types, one line at a time, until its race is over."""
+        news = self.session.news
+        while True:
+            news.clear()
+            line = self.next_line(self.session.tracker)
+            if line == "":
+                return
+            if line is None:
+                await news.wait()
+                continue
+            yield line
+            if line not in ("ready", "resign"):
+                await self.sleep(1 / self.plan.speed)
+
+    def next_line(self, tracker: Tracker) -> str | None:
+        """The line to type now; ``None`` to wait for news, ``""`` once the race is over."""
+        room = tracker.room
+        if room is None:
+            return None
+        if room.phase == "finished":
+            return "" if tracker.results is not None else None
+        if room.phase == "lobby":
+            return self._ready_line(tracker)
+        if room.phase == "racing":
+            return self._race_line(tracker)
+        return None
+
+    def _ready_line(self, tracker: Tracker) -> str | None:
+        room = tracker.room
+        assert room is not None
+        wanted = self.plan.seats or room.settings.max_players
+        if self.readied == room.race_no or len(room.players) < wanted:
+            return None
+        self.readied = room.race_no
+        return "ready"
+
+    def _race_line(self, tracker: Tracker) -> str | None:
+        board, room = tracker.board, tracker.room
+        assert room is not None
+        mine = [player for player in room.players if player.seat == tracker.seat]
+        if board is None or board.outcome != "playing" or not mine:
+            return None
+        if mine[0].outcome != "playing" or self.resigned == room.race_no:
+            return None
+        move = choose(board, self.tried, self.plan.strategy, self.rng)
+        if move is None:
+            self.resigned = room.race_no
+            return "resign"
+        self.tried.add((board, move.format()))
+        return move.format()
+
+
+async def run_bot(
+    server: str,
+    entry: Entry,
+    plan: BotPlan,
+    write: Write,
+    on_code: Callable[[str], None] | None = None,
+) -> int:
+    """Play one race as a bot, then write its results; the exit status.
+
+    ``on_code`` hears the room code once the bot is in. When the bot fails,
+    the last lines its session printed are written instead.
+    """
+    said: list[str] = []
+    session = Session(server, said.append)
+    code_task = asyncio.create_task(_tell_code(session, on_code))
+    try:
+        status = await session.run(entry, Bot(session, plan).lines())
+    finally:
+        code_task.cancel()
+    results = session.tracker.results
+    if status != 0 or results is None or session.tracker.room is None:
+        for line in said[-3:]:
+            write(line)
+        return status or 1
+    variant = session.tracker.room.variant
+    write(render_ranking(results, find_variant(variant).total))
+    for line in check_race(results, variant, session.tracker.room.settings.deal_number):
+        write(line)
+    return 0
+
+
+async def _tell_code(session: Session, on_code: Callable[[str], None] | None) -> None:
+    while session.tracker.code is None:
+        session.news.clear()
+        await session.news.wait()
+    if on_code is not None:
+        on_code(session.tracker.code)
+
+
+async def accompany(
+    host: Session, count: int, speed: float, write: Write, strategy: Strategy = "greedy"
+) -> None:
+    """Seat ``count`` bots in the host's room once it has a code, each playing one race.
+
+    A bot that cannot take its seat says why through ``write``; results are
+    left to the host's own screen.
+    """
+    while host.tracker.code is None:
+        host.news.clear()
+        await host.news.wait()
+    code = host.tracker.code
+    bots = [
+        _seat_bot(host.server, code, BotPlan(f"Bot {n}", strategy, speed, seed=n), write)
+        for n in range(1, count + 1)
+    ]
+    await asyncio.gather(*bots)
+
+
+async def _seat_bot(server: str, code: str, plan: BotPlan, write: Write) -> None:
+    said: list[str] = []
+
+    def entry(request_id: int) -> JoinRoom:
+        return JoinRoom(id=request_id, code=code, name=plan.name)
+
+    if await run_bot(server, entry, plan, said.append) != 0:
+        write(f"{plan.name} stopped: " + " ".join(said[-1:]))

@@ -1,0 +1,147 @@
+"""Bots in real races: they take seats, say ready only when the room is full, race to the end."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from client_cli.__main__ import run
+from client_cli.args import parse_args
+from client_cli.bot import Bot, BotPlan, accompany, run_bot
+from client_cli.session import Entry, Session
+from client_cli.tracker import Tracker
+from protocol import CreateRoom, JoinRoom, PlayerInfo, RoomSnapshot, Settings
+from tests.client_cli._driver import Terminal
+
+FAST_BOTS = 50.0
+LIMIT_S = 20
+
+
+@pytest.fixture
+async def ada(server_url: str) -> AsyncIterator[Terminal]:
+    terminal = Terminal(server_url)
+    yield terminal
+    await terminal.close()
+
+
+def _create(variant: str, players: int) -> Entry:
+    settings = Settings(max_players=players, countdown_s=1, time_limit_s=60, deal_number=7)
+    return lambda id_: CreateRoom(id=id_, variant=variant, name="Ada", settings=settings)
+
+
+async def test_two_bots_and_a_person_race_to_the_results(ada: Terminal, server_url: str) -> None:
+    ada.start(_create("little-forty", 3))
+    await ada.wait_for("Share the code")
+    code = ada.session.tracker.code
+    assert code is not None
+    said: list[list[str]] = [[], []]
+    bots = [
+        asyncio.create_task(run_bot(server_url, _join(code, name), plan, out.append))
+        for name, plan, out in (
+            ("Robo", BotPlan("Robo", speed=FAST_BOTS), said[0]),
+            ("Rand", BotPlan("Rand", "random", FAST_BOTS, seed=3), said[1]),
+        )
+    ]
+    await ada.wait_for("Robo is ready.")
+    await ada.wait_for("Rand is ready.")
+    assert ada.text.index("Rand joined as #3.") < ada.text.index("is ready")
+    await ada.type("ready", expect="Race 1: GO!")
+    await ada.type("draw", expect="waste 3, top")
+    await ada.type("resign", expect="You resigned after")
+    over = await ada.wait_for("Replayed Rand's")
+    assert "Robo" in over and "WARNING" not in ada.text
+    async with asyncio.timeout(LIMIT_S):
+        assert await asyncio.gather(*bots) == [0, 0]
+    for lines in said:
+        text = "\n".join(lines)
+        assert text.startswith("Race 1 results:") and "matches the commit" in text
+        assert "Replayed Ada's 1 moves: 0 cards home, agrees." in text
+
+
+async def test_a_bot_creates_a_room_prints_its_code_and_waits_for_the_seats(
+    server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--server", server_url, "bot", "--create", "little-billie", "--players", "2"]
+    options = parse_args([*argv, "--deal", "4", "--countdown", "1", "--speed", "50"])
+    host = asyncio.create_task(run(options, Path("unused")))
+    async with asyncio.timeout(LIMIT_S):
+        while not (printed := capsys.readouterr().out):
+            await asyncio.sleep(0.01)
+    assert printed.startswith("code: ")
+    code = printed.split()[1]
+    guest = await run_bot(server_url, _join(code, "Second"), BotPlan("Second", speed=50), print)
+    async with asyncio.timeout(LIMIT_S):
+        assert await host == 0 and guest == 0
+    results = capsys.readouterr().out
+    assert results.count("Race 1 results:") == 2 and "The seed is public deal 4" in results
+
+
+async def test_bots_for_the_host_fill_the_room(ada: Terminal, server_url: str) -> None:
+    ada.start(_create("little-milligan", 3))
+    await ada.wait_for("Share the code")
+    problems: list[str] = []
+    bots = asyncio.create_task(accompany(ada.session, 2, FAST_BOTS, problems.append))
+    await ada.wait_for("Bot 2 joined as #3.")
+    await ada.type("ready", expect="Race 1: GO!")
+    await ada.type("resign", expect="You resigned after")
+    await ada.wait_for("Race 1 results:")
+    async with asyncio.timeout(LIMIT_S):
+        await bots
+    assert problems == []
+
+
+async def test_a_bot_with_a_taken_name_says_why(ada: Terminal, server_url: str) -> None:
+    ada.start(_create("little-forty", 3))
+    await ada.wait_for("Share the code")
+    code = ada.session.tracker.code
+    assert code is not None
+    said: list[str] = []
+    assert await run_bot(server_url, _join(code, "ada"), BotPlan("ada"), said.append) == 1
+    assert "room/name-taken" in "\n".join(said)
+
+
+def test_a_bot_says_ready_once_per_race_when_every_seat_is_taken() -> None:
+    bot = Bot(Session("ws://unused", print), BotPlan("Robo"))
+    tracker = Tracker()
+    assert bot.next_line(tracker) is None
+    tracker.room = _joined_room(players=2, seats=3)
+    assert bot.next_line(tracker) is None
+    tracker.room = _joined_room(players=3, seats=3)
+    assert bot.next_line(tracker) == "ready"
+    assert bot.next_line(tracker) is None
+
+
+def _joined_room(players: int, seats: int) -> RoomSnapshot:
+    people = tuple(
+        PlayerInfo(
+            seat=seat,
+            name=f"P{seat}",
+            ready=False,
+            away=False,
+            outcome="playing",
+            progress=0,
+            moves=0,
+            finished_at_ms=None,
+        )
+        for seat in range(players)
+    )
+    return RoomSnapshot(
+        code="ABC234",
+        variant="little-forty",
+        settings=Settings(max_players=seats),
+        phase="lobby",
+        race_no=1,
+        host=0,
+        players=people,
+        spectators=0,
+        start_at_ms=None,
+        seed_commit=None,
+        seed=None,
+    )
+
+
+def _join(code: str, name: str) -> Entry:
+    return lambda id_: JoinRoom(id=id_, code=code, name=name)
