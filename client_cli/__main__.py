@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from client_cli import statefile
+from client_cli._resume import pick_record
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
 from client_cli.bot import BotPlan, accompany, run_bot
 from client_cli.session import Entry, Session
@@ -20,25 +21,24 @@ from protocol import CreateRoom, JoinRoom, Resume, Role
 def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     try:
-        return asyncio.run(run(options, statefile.state_path()))
+        return asyncio.run(run(options, statefile.state_dir()))
     except KeyboardInterrupt:
         return 130
 
 
-async def run(options: Options, state_file: Path) -> int:
+async def run(options: Options, records: Path) -> int:
     """Play or watch from this terminal; the exit status."""
     server = options.server or DEFAULT_SERVER
     entry = entry_request(options, None)
     if options.action == "resume":
-        saved = statefile.load(state_file)
+        saved = pick_record(records, options.code, options.server, show, _asker())
         if saved is None:
-            print(f"No saved room to resume ({state_file}); join or create one first.")
             return 1
-        server = options.server or saved.server
-        entry = entry_request(options, saved)
+        session = Session(options.server or saved.server, show, records)
+        return await session.run(session.resume_from(saved), stdin_lines())
     if options.action == "bot":
         return await run_bot(server, entry, bot_plan(options), show, on_code=_show_code(options))
-    session = Session(server, show, state_file)
+    session = Session(server, show, records)
     async with seated_bots(session, options):
         return await session.run(entry, stdin_lines())
 
@@ -66,6 +66,11 @@ async def seated_bots(session: Session, options: Options) -> AsyncIterator[None]
         bots.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await bots
+
+
+def _asker() -> Callable[[str], str] | None:
+    """Asking works only when someone types at a terminal."""
+    return input if sys.stdin.isatty() else None
 
 
 def show(text: str) -> None:

@@ -15,12 +15,19 @@ from typing import Literal
 from client_cli.strategy import STRATEGIES, Strategy
 from engine import VARIANT_KEYS
 from protocol import Settings
-from protocol.limits import MAX_DEAL_NUMBER, MAX_NAME_CHARS, MAX_PLAYERS, ROOM_CODE_ALPHABET
+from protocol.limits import (
+    MAX_DEAL_NUMBER,
+    MAX_NAME_CHARS,
+    MAX_PLAYERS,
+    RATE_PER_S,
+    ROOM_CODE_ALPHABET,
+)
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
 DEFAULT_BOT_SPEED = 1.0
 """Moves a second: about a person's pace."""
-MAX_BOT_SPEED = 50.0
+MAX_BOT_SPEED = RATE_PER_S / 2
+"""Half the server's request rate, leaving room for a bot's other requests."""
 Action = Literal["create", "join", "watch", "resume", "bot", "practice"]
 EXAMPLES = """\
 examples:
@@ -33,7 +40,8 @@ examples:
   solrace bot ABC234 --name Robo                  seat a bot in room ABC234
 
 Once in a room, type help for the commands: ready, moves such as t3 t7, ...
-The resume token is kept in $XDG_STATE_HOME/solrace (or ~/.local/state/solrace)."""
+Resume tokens are kept, one per room and seat, in $XDG_STATE_HOME/solrace/rooms
+(or ~/.local/state/solrace/rooms) while a race is on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
     watch = actions.add_parser("watch", help="watch a room", description="Watch a room's race.")
     watch.add_argument("code", type=room_code, help="the room code")
     watch.add_argument("--name", type=player_name, default="spectator", help=argparse.SUPPRESS)
-    actions.add_parser(
+    resume = actions.add_parser(
         "resume",
-        help="get back into the last room joined",
-        description="Get back into the room you last joined, with the saved token.",
+        help="get back into a room after a drop",
+        description="Get back into a room with its saved token: the only saved seat,"
+        " the one in room CODE, or the one you pick.",
     )
+    resume.add_argument("code", type=room_code, nargs="?", help="the room to get back into")
     add_bot_commands(actions)
     return parser
 
@@ -229,7 +239,7 @@ def add_bots_option(command: argparse.ArgumentParser, default: int = 0) -> None:
 
 
 def speed(text: str) -> float:
-    """An argparse type: moves a second, above 0 and at most 50."""
+    """An argparse type: moves a second, above 0 and at most `MAX_BOT_SPEED`."""
     try:
         value = float(text)
     except ValueError:

@@ -20,10 +20,13 @@ from client_cli.strategy import Strategy, Tried, choose
 from client_cli.tracker import Tracker
 from client_cli.verify import check_race
 from engine import find_variant
-from protocol import JoinRoom
+from protocol import BoardView, Error, ErrorCode, JoinRoom, ServerMessage
 
 DEFAULT_SPEED = 2.0
 """Moves a second."""
+
+SLOWED_DOWN_PAUSE_S = 1.0
+"""The wait before sending again what the server refused as too many requests."""
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -47,6 +50,7 @@ class Bot:
         self.readied = 0
         """The race number the bot last said ready for."""
         self.resigned = 0
+        self.last_try: tuple[BoardView, str] | None = None
 
     async def lines(self) -> AsyncIterator[str]:
         """What the bot types, one line at a time, until its race is over."""
@@ -60,8 +64,20 @@ class Bot:
                 await news.wait()
                 continue
             yield line
-            if line not in ("ready", "resign"):
+            if _slowed_down(self.session.last_reply):
+                self._undo(line)
+                await self.sleep(SLOWED_DOWN_PAUSE_S)
+            elif line not in ("ready", "resign"):
                 await self.sleep(1 / self.plan.speed)
+
+    def _undo(self, line: str) -> None:
+        """The server did not take ``line`` (too many requests): let it be sent again."""
+        if line == "ready":
+            self.readied = 0
+        elif line == "resign":
+            self.resigned = 0
+        elif self.last_try is not None:
+            self.tried.discard(self.last_try)
 
     def next_line(self, tracker: Tracker) -> str | None:
         """The line to type now; ``None`` to wait for news, ``""`` once the race is over."""
@@ -97,8 +113,13 @@ class Bot:
         if move is None:
             self.resigned = room.race_no
             return "resign"
-        self.tried.add((board, move.format()))
+        self.last_try = (board, move.format())
+        self.tried.add(self.last_try)
         return move.format()
+
+
+def _slowed_down(reply: ServerMessage | None) -> bool:
+    return isinstance(reply, Error) and reply.code == ErrorCode.PROTO_RATE_LIMITED
 
 
 async def run_bot(

@@ -7,9 +7,12 @@ a time, and a command that talks to the server waits for its reply, so moves
 go out in order, each with the version the previous one produced.
 
 When the connection drops (or the server announces ``going_away``) the reader
-reconnects with backoff, resumes with the token and the last event seq, and
-resends every request still waiting for a reply. A resent move keeps its
-``move_id``, so the server never applies it twice.
+reconnects with backoff for minutes, resumes with the token and the last
+event seq, and resends every request still waiting for a reply. A resent
+move keeps its ``move_id``, so the server never applies it twice. While it
+reconnects, a typed request is queued without waiting for its reply (one
+move at most, since the next would need the version the first produces) and
+the player is told so; nothing typed is dropped without a word.
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
-from client_cli import statefile
 from client_cli._countdown import count_down
 from client_cli._pending import Pending
+from client_cli._records import Records
 from client_cli.commands import HELP, CommandError, parse_command
-from client_cli.connection import ConnectFailed, Connection, reconnect
+from client_cli.connection import RECONNECT_FOR_S, ConnectFailed, Connection, reconnect
 from client_cli.describe import describe_error
+from client_cli.statefile import SavedSession
 from client_cli.tracker import Tracker
 from engine import Move
 from protocol import (
@@ -56,6 +60,8 @@ Write = Callable[[str], None]
 Entry = Callable[[int], CreateRoom | JoinRoom | Resume]
 """Builds the request that enters the room, given its request id."""
 
+STILL_DOWN_EVERY_S = 15.0
+
 FINAL_CLOSES: dict[int, str] = {
     CloseCode.REPLACED: "Your seat was resumed from another connection.",
     CloseCode.BAD_VERSION: "The server does not speak this client's protocol version.",
@@ -64,8 +70,10 @@ FINAL_CLOSES: dict[int, str] = {
 
 
 class Session:
-    def __init__(self, server: str, write: Write, state_file: Path | None = None) -> None:
-        self.server, self.write, self.state_file = server, write, state_file
+    def __init__(self, server: str, write: Write, records: Path | None = None) -> None:
+        """``records``: the directory of resume records (``None``: keep none)."""
+        self.server, self.write = server, write
+        self.records = Records(records, server)
         self.tracker = Tracker()
         self.pending = Pending()
         self.conn: Connection | None = None
@@ -76,6 +84,16 @@ class Session:
         """The player's name, to take a seat again if a dropped lobby seat was freed."""
         self.news = asyncio.Event()
         """Set after every message from the server, for code that waits on the room."""
+        self.last_reply: ServerMessage | None = None
+        """The reply to the last request answered."""
+        self.reconnecting = False
+        """The connection is down and being reopened."""
+        self.noticed_at_s = 0.0
+
+    def resume_from(self, saved: SavedSession) -> Entry:
+        """Enter by resuming a saved seat (its record is removed if the token is refused)."""
+        self.tracker.code, self.tracker.seat = saved.code, saved.seat
+        return lambda id_: Resume(id=id_, token=saved.token, last_seq=saved.last_seq)
 
     async def run(self, entry: Entry, lines: AsyncIterator[str]) -> int:
         """Connect, enter the room, then take commands until ``quit``; the exit status."""
@@ -124,6 +142,12 @@ class Session:
         if tracker.version is None:
             self.write("No race is running.")
             return
+        if self.reconnecting and self._move_waiting():
+            self.write(
+                f"Not connected, and a move is already waiting to be sent: type {move.format()}"
+                " again once your board is back."
+            )
+            return
         request = MakeMove(
             id=self.pending.next_id(),
             move=move.format(),
@@ -135,17 +159,25 @@ class Session:
             await self.sync()
 
     async def sync(self) -> None:
+        if self.reconnecting:
+            self.write("Not connected: your board will be shown once the connection is back.")
+            return
         self.tracker.expect_snapshot()
         await self.call(Sync(id=self.pending.next_id()))
 
     async def call(self, request: ClientMessage) -> ServerMessage | None:
-        """Send a request and wait for its reply; ``None`` if the connection is gone for good."""
+        """Send a request and wait for its reply; ``None`` if the connection is gone for
+        good, or if it is down now: then the request is queued and sent once it is back."""
         future = self.pending.add(request)
+        if self.reconnecting:
+            self.write(f"Not connected: {_what(request)} will be sent once the connection is back.")
+            return None
         await self._send(request)
         assert self.reader is not None
         either: set[asyncio.Future[Any]] = {future, self.reader}
         await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-        return future.result() if future.done() else None
+        self.last_reply = future.result() if future.done() else None
+        return self.last_reply
 
     def _request(self, word: str) -> ClientMessage:
         request_id = self.pending.next_id()
@@ -175,12 +207,10 @@ class Session:
         if isinstance(reply, Resumed) and self.tracker.room is None:
             await self.sync()
         if isinstance(reply, Joined | Resumed | Snapshot):
-            self._save()
             return True
         if isinstance(reply, Error) and reply.code == ErrorCode.AUTH_BAD_TOKEN:
             self.write("That seat is gone; join the room again.")
-            if self.state_file is not None:
-                statefile.forget(self.state_file)
+            self.records.forget(self.tracker)
         return False
 
     async def _commands(self, lines: AsyncIterator[str]) -> None:
@@ -213,8 +243,7 @@ class Session:
             self.retry_in_s = message.reconnect_in_ms / 1000
         for line in lines:
             self.write(line)
-        if isinstance(message, Joined):
-            self._save()
+        self.records.update(self.tracker)
         if future is not None and not future.done():
             future.set_result(message)
         self._watch_countdown()
@@ -243,14 +272,33 @@ class Session:
         if final is not None or self.tracker.token is None:
             self.write(final or "The connection was closed.")
             return False
-        self.write("Connection lost; reconnecting...")
-        conn = await reconnect(self.server, self.retry_in_s)
-        self.retry_in_s = 0.0
+        self.write("Connection lost. Reconnecting... Moves you type now are sent once it is back.")
+        self.reconnecting, self.noticed_at_s = True, 0.0
+        try:
+            conn = await reconnect(self.server, self.retry_in_s, on_retry=self._still_down)
+        finally:
+            self.reconnecting, self.retry_in_s = False, 0.0
         if conn is None:
-            self.write("Could not reconnect. Try later: solrace resume")
+            self._give_up()
             return False
         await self._resume_on(conn)
         return True
+
+    def _still_down(self, waited_s: float) -> None:
+        """Say every so often that the client is still trying."""
+        if waited_s - self.noticed_at_s >= STILL_DOWN_EVERY_S:
+            self.noticed_at_s = waited_s
+            self.write(f"Still reconnecting after {waited_s:.0f} seconds...")
+
+    def _give_up(self) -> None:
+        minutes = RECONNECT_FOR_S / 60
+        self.write(f"Could not reconnect for {minutes:g} minutes. Try later: solrace resume")
+        for request, _ in self.pending.waiting.values():
+            if not isinstance(request, Resume):
+                self.write(f"Not sent: {_what(request)}.")
+
+    def _move_waiting(self) -> bool:
+        return any(isinstance(request, MakeMove) for request, _ in self.pending.waiting.values())
 
     async def _resume_on(self, conn: Connection) -> None:
         """Resume on the new connection, then resend what was waiting for a reply."""
@@ -277,24 +325,19 @@ class Session:
             self.ticker.cancel()
             self.ticker = None
 
-    def _save(self) -> None:
-        tracker = self.tracker
-        if self.state_file is None or tracker.token is None or tracker.code is None:
-            return
-        saved = statefile.SavedSession(
-            self.server, tracker.code, tracker.token, tracker.seat, tracker.last_seq
-        )
-        statefile.save(self.state_file, saved)
-
     async def _close(self, commands: asyncio.Task[None] | None) -> None:
         for task in (commands, self.ticker, self.reader):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        self._save()
+        self.records.close(self.tracker)
         if self.conn is not None:
             await self.conn.close()
+
+
+def _what(request: ClientMessage) -> str:
+    return f"move {request.move}" if isinstance(request, MakeMove) else f"your {request.type}"
 
 
 def _server_error(error: Error) -> str:

@@ -141,9 +141,10 @@ class Tracker:
 
     def _resumed(self, message: Resumed) -> list[str]:
         self.code, self.seat = message.code, message.seat
-        if message.board is not None:
-            self.board, self.version = message.board, message.version
-        return [f"Back in room {message.code}."]
+        if message.board is None:
+            return [f"Back in room {message.code}."]
+        self.board, self.version = message.board, message.version
+        return [f"Back in room {message.code}. Your board:", render(message.board)]
 
     def _event(self, frame: EventFrame) -> list[str]:
         if isinstance(frame.event, BoardShown):

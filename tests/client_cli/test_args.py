@@ -85,5 +85,7 @@ def test_each_action_enters_the_room_its_way() -> None:
 async def test_resume_without_a_saved_room_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert await run(parse_args(["resume"]), tmp_path / "session.json") == 1
-    assert "No saved room to resume" in capsys.readouterr().out
+    assert await run(parse_args(["resume"]), tmp_path) == 1
+    assert "No saved seat to resume" in capsys.readouterr().out
+    assert await run(parse_args(["resume", "abc234"]), tmp_path) == 1
+    assert "No saved seat for room ABC234" in capsys.readouterr().out

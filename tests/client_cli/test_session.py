@@ -12,7 +12,7 @@ import pytest
 import engine
 from client_cli import statefile
 from client_cli.session import Session
-from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Resume, Settings
+from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server.app import RaceServer
 from tests.client_cli._driver import Terminal
 
@@ -63,7 +63,7 @@ def _code(terminal: Terminal) -> str:
 async def test_two_players_race_resign_and_check_the_seed(
     terminals: list[Terminal], server_url: str, tmp_path: Path
 ) -> None:
-    ada = await _host(terminals, server_url, "little-forty", tmp_path / "ada.json", deal_number=7)
+    ada = await _host(terminals, server_url, "little-forty", tmp_path, deal_number=7)
     assert "Room " in ada.text and "public deal 7" in ada.text and "not ready  (you)" in ada.text
     bob = await _join(terminals, server_url, _code(ada))
     await ada.wait_for("Bob joined as #2.")
@@ -73,6 +73,8 @@ async def test_two_players_race_resign_and_check_the_seed(
     for player in (ada, bob):
         started = await player.wait_for("Race 1: GO!")
         assert "Little Forty: 0/104 cards home" in started
+    [saved] = statefile.load_all(tmp_path)
+    assert (saved.code, saved.seat, saved.token) == (_code(ada), 0, ada.session.tracker.token)
 
     first = engine.legal_moves(engine.new_game("little-forty", b"deal:7"))[0].format()
     assert first in await ada.type("moves", expect="moves: ")
@@ -94,10 +96,10 @@ async def test_two_players_race_resign_and_check_the_seed(
 
     await ada.type("rematch", expect="Rematch: back to the lobby for race 2.")
     await bob.wait_for("Rematch: back to the lobby for race 2.")
+    assert statefile.load_all(tmp_path) == []
     assert await ada.quit() == 0
     assert await bob.quit() == 0
-    saved = statefile.load(tmp_path / "ada.json")
-    assert saved is not None and saved.code == _code(ada) and saved.seat == 0
+    assert statefile.load_all(tmp_path) == []
 
 
 async def test_a_spectator_watches_boards_and_the_reveal(
@@ -173,17 +175,15 @@ _SEATED_AGAIN = ("Back in room", "Taking a seat in the room again.")
 async def test_resume_from_the_saved_file_in_a_new_session(
     terminals: list[Terminal], server_url: str, tmp_path: Path
 ) -> None:
-    state = tmp_path / "session.json"
-    ada = await _race_alone(terminals, server_url, state)
+    ada = await _race_alone(terminals, server_url, tmp_path)
     await ada.type("draw", expect="waste 3, top")
     assert await ada.quit() == 0
-    saved = statefile.load(state)
-    assert saved is not None
-    again = Terminal(server_url, state)
+    [saved] = statefile.load_all(tmp_path)
+    again = Terminal(server_url, tmp_path)
     terminals.append(again)
-    again.start(lambda id_: Resume(id=id_, token=saved.token, last_seq=saved.last_seq))
-    shown = await again.wait_for("stock 61   waste 3")
-    assert "Back in room" in shown and "- racing" in shown
+    again.start(again.session.resume_from(saved))
+    shown = await again.wait_for("- racing")
+    assert "Back in room" in shown and "stock 61   waste 3" in shown
     await again.type("draw", expect="waste 6, top")
     assert again.session.tracker.version == 2
 
@@ -191,14 +191,13 @@ async def test_resume_from_the_saved_file_in_a_new_session(
 async def test_a_token_that_is_no_longer_valid_is_forgotten(
     server_url: str, tmp_path: Path
 ) -> None:
-    state = tmp_path / "session.json"
-    statefile.save(state, statefile.SavedSession(server_url, "ABCDEF", "x" * 24, 0))
+    saved = statefile.SavedSession(server_url, "ABCDEF", "x" * 24, 0)
+    statefile.save(tmp_path, saved)
     output: list[str] = []
-    session = Session(server_url, output.append, state)
-    entry = lambda id_: Resume(id=id_, token="x" * 24, last_seq=0)  # noqa: E731
-    assert await session.run(entry, _no_lines()) == 1
+    session = Session(server_url, output.append, tmp_path)
+    assert await session.run(session.resume_from(saved), _no_lines()) == 1
     assert "auth/bad-token" in "\n".join(output)
-    assert not state.exists()
+    assert statefile.load_all(tmp_path) == []
 
 
 async def test_an_unreachable_server_is_reported() -> None:
