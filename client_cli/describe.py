@@ -81,7 +81,9 @@ def _host(event: HostChanged, room: RoomSnapshot, you: int | None) -> str:
 
 
 def _spectators(event: SpectatorCount, room: RoomSnapshot, you: int | None) -> str:
-    return f"Spectators: {event.count}."
+    if event.count == 1:
+        return "1 spectator is watching."
+    return f"{event.count} spectators are watching."
 
 
 def _settings(event: SettingsChanged, room: RoomSnapshot, you: int | None) -> str:
@@ -119,7 +121,7 @@ def _progress(event: ProgressMade, room: RoomSnapshot, you: int | None) -> str |
     total = find_variant(room.variant).total
     name = player_name(room, event.seat)
     moves = "1 move" if event.moves == 1 else f"{event.moves} moves"
-    return f"{name}: {event.progress}/{total} cards home, {moves}."
+    return f"{name} has {event.progress} of {total} cards home after {moves}."
 
 
 def _finished(event: PlayerFinished, room: RoomSnapshot, you: int | None) -> str:

@@ -27,8 +27,10 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from client_cli._countdown import count_down
+from client_cli._digest import Digest
 from client_cli._pending import Pending
 from client_cli._records import Records
+from client_cli._requests import FINAL_CLOSES, server_error, what, word_request
 from client_cli.commands import HELP, CommandError, parse_command
 from client_cli.connection import RECONNECT_FOR_S, ConnectFailed, Connection, reconnect
 from client_cli.describe import describe_error
@@ -37,7 +39,6 @@ from client_cli.tracker import Tracker
 from engine import Move
 from protocol import (
     ClientMessage,
-    CloseCode,
     CreateRoom,
     Error,
     ErrorCode,
@@ -46,9 +47,6 @@ from protocol import (
     JoinRoom,
     MakeMove,
     ProtocolError,
-    Ready,
-    RequestRematch,
-    Resign,
     Resume,
     Resumed,
     ServerMessage,
@@ -62,12 +60,6 @@ Entry = Callable[[int], CreateRoom | JoinRoom | Resume]
 
 STILL_DOWN_EVERY_S = 15.0
 
-FINAL_CLOSES: dict[int, str] = {
-    CloseCode.REPLACED: "Your seat was resumed from another connection.",
-    CloseCode.BAD_VERSION: "The server does not speak this client's protocol version.",
-    CloseCode.POLICY: "The server closed the connection: too many requests.",
-}
-
 
 class Session:
     def __init__(self, server: str, write: Write, records: Path | None = None) -> None:
@@ -75,10 +67,12 @@ class Session:
         self.server, self.write = server, write
         self.records = Records(records, server)
         self.tracker = Tracker()
+        self.digest = Digest()
         self.pending = Pending()
         self.conn: Connection | None = None
         self.reader: asyncio.Task[None] | None = None
         self.ticker: asyncio.Task[None] | None = None
+        self.flusher: asyncio.Task[None] | None = None
         self.retry_in_s = 0.0
         self.name = ""
         """The player's name, to take a seat again if a dropped lobby seat was freed."""
@@ -103,6 +97,9 @@ class Session:
             self.write(str(error))
             return 1
         self.reader = asyncio.create_task(self._read())
+        self.flusher = asyncio.create_task(
+            self.digest.flush(self.tracker.progress_news, self.write)
+        )
         commands: asyncio.Task[None] | None = None
         try:
             if not await self._enter(entry):
@@ -130,7 +127,7 @@ class Session:
         elif word == "sync":
             await self.sync()
         elif word:
-            await self.call(self._request(word))
+            await self.call(word_request(word, self.pending.next_id()))
         return True
 
     async def move(self, move: Move) -> None:
@@ -170,7 +167,7 @@ class Session:
         good, or if it is down now: then the request is queued and sent once it is back."""
         future = self.pending.add(request)
         if self.reconnecting:
-            self.write(f"Not connected: {_what(request)} will be sent once the connection is back.")
+            self.write(f"Not connected: {what(request)} will be sent once the connection is back.")
             return None
         await self._send(request)
         assert self.reader is not None
@@ -178,14 +175,6 @@ class Session:
         await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         self.last_reply = future.result() if future.done() else None
         return self.last_reply
-
-    def _request(self, word: str) -> ClientMessage:
-        request_id = self.pending.next_id()
-        if word in ("ready", "unready"):
-            return Ready(id=request_id, ready=word == "ready")
-        if word == "resign":
-            return Resign(id=request_id)
-        return RequestRematch(id=request_id)
 
     def _local_text(self, word: str) -> str:
         if word == "help":
@@ -238,10 +227,10 @@ class Session:
         request, future = self.pending.answered(message)
         lines = self.tracker.on_message(message)
         if isinstance(message, Error):
-            lines.append(describe_error(request, message) if request else _server_error(message))
+            lines.append(describe_error(request, message) if request else server_error(message))
         if isinstance(message, GoingAway):
             self.retry_in_s = message.reconnect_in_ms / 1000
-        for line in lines:
+        for line in lines + self.digest.due(self.tracker.progress_news):
             self.write(line)
         self.records.update(self.tracker)
         if future is not None and not future.done():
@@ -295,7 +284,7 @@ class Session:
         self.write(f"Could not reconnect for {minutes:g} minutes. Try later: solrace resume")
         for request, _ in self.pending.waiting.values():
             if not isinstance(request, Resume):
-                self.write(f"Not sent: {_what(request)}.")
+                self.write(f"Not sent: {what(request)}.")
 
     def _move_waiting(self) -> bool:
         return any(isinstance(request, MakeMove) for request, _ in self.pending.waiting.values())
@@ -326,7 +315,7 @@ class Session:
             self.ticker = None
 
     async def _close(self, commands: asyncio.Task[None] | None) -> None:
-        for task in (commands, self.ticker, self.reader):
+        for task in (commands, self.ticker, self.flusher, self.reader):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -334,11 +323,3 @@ class Session:
         self.records.close(self.tracker)
         if self.conn is not None:
             await self.conn.close()
-
-
-def _what(request: ClientMessage) -> str:
-    return f"move {request.move}" if isinstance(request, MakeMove) else f"your {request.type}"
-
-
-def _server_error(error: Error) -> str:
-    return f"Server error ({error.code.value}): {error.message}"

@@ -27,6 +27,8 @@ from protocol import (
     GoingAway,
     Joined,
     MoveOk,
+    PlayerFinished,
+    ProgressMade,
     RaceOver,
     RaceStarted,
     Rematch,
@@ -54,6 +56,8 @@ class Tracker:
         """Events seen while a snapshot is awaited (always, until a room is known)."""
         self.results: RaceOver | None = None
         """The last race's results, once it is over."""
+        self.progress_news: dict[int, str] = {}
+        """Other players' latest progress line, by seat, not yet shown (see `_digest`)."""
 
     def expect_snapshot(self) -> None:
         """A snapshot was asked for: keep events until it comes."""
@@ -160,6 +164,11 @@ class Tracker:
         before, event = self.room, frame.event
         self.room = apply_event(before, event)
         text = describe(event, before, self.seat)
+        if isinstance(event, ProgressMade) and text is not None:
+            self.progress_news[event.seat] = text
+            return []
+        if isinstance(event, PlayerFinished):
+            self.progress_news.pop(event.seat, None)
         lines = [] if text is None else [text]
         if isinstance(event, RaceStarted):
             lines += self._started(event)
@@ -188,6 +197,7 @@ class Tracker:
     def _over(self, event: RaceOver) -> list[str]:
         assert self.room is not None
         self.results = event
+        self.progress_news.clear()
         rules = find_variant(self.room.variant)
         deal = self.room.settings.deal_number
         lines = [render_ranking(event, rules.total)]

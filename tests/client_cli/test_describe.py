@@ -38,12 +38,12 @@ from tests.client_cli._samples import board, room
         (
             ProgressMade(seat=1, progress=1, moves=1, outcome="playing"),
             0,
-            "Bob: 1/104 cards home, 1 move.",
+            "Bob has 1 of 104 cards home after 1 move.",
         ),
         (
             ProgressMade(seat=1, progress=8, moves=20, outcome="playing"),
             None,
-            "Bob: 8/104 cards home, 20 moves.",
+            "Bob has 8 of 104 cards home after 20 moves.",
         ),
         (
             PlayerFinished(seat=1, outcome="won", at_ms=9, elapsed_ms=83456),

@@ -81,9 +81,9 @@ async def test_two_players_race_resign_and_check_the_seed(
     assert "cannot read move 't99x'" in await ada.type("t99x", expect="type help")
     await ada.type("w t3", expect="move 'w t3' refused (move/illegal)")
     await ada.type(first, expect="cards home")
-    await bob.wait_for("Ada: 0/104 cards home, 1 move.")
+    await bob.wait_for("Ada has 0 of 104 cards home after 1 move.")
     await bob.type("draw", expect="waste 3, top")
-    await ada.wait_for("Bob: 0/104 cards home, 1 move.")
+    await ada.wait_for("Bob has 0 of 104 cards home after 1 move.")
 
     await ada.type("resign", expect="You resigned after")
     await bob.wait_for("Ada resigned after")
@@ -108,12 +108,12 @@ async def test_a_spectator_watches_boards_and_the_reveal(
     ada = await _host(terminals, server_url, "little-milligan", max_players=1)
     eve = await _join(terminals, server_url, _code(ada), role="spectator")
     assert "You are watching." in eve.text
-    await ada.wait_for("Spectators: 1.")
+    await ada.wait_for("1 spectator is watching.")
     await ada.type("ready", expect="Race 1: GO!")
     await eve.wait_for("Race 1: GO!")
     assert "Spectators cannot move." in await eve.type("deal", expect="cannot move")
     await ada.type("deal", expect="stock 36")
-    await eve.wait_for("Ada: ")
+    await eve.wait_for("Ada has ")
     for _ in range(50):
         if "move 1:" in await eve.type("board", expect="Ada (#1)"):
             break
