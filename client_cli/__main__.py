@@ -6,11 +6,11 @@ import asyncio
 import contextlib
 import os
 import sys
-import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from client_cli import statefile
+from client_cli._keyboard import typed_lines
 from client_cli._resume import pick_record
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
 from client_cli.bot import BotPlan, accompany, run_bot
@@ -35,12 +35,14 @@ async def run(options: Options, records: Path) -> int:
         if saved is None:
             return 1
         session = Session(options.server or saved.server, show, records)
-        return await session.run(session.resume_from(saved), stdin_lines())
+        with typed_lines(session.completions) as lines:
+            return await session.run(session.resume_from(saved), lines)
     if options.action == "bot":
         return await run_bot(server, entry, bot_plan(options), show, on_code=_show_code(options))
     session = Session(server, show, records)
     async with seated_bots(session, options):
-        return await session.run(entry, stdin_lines())
+        with typed_lines(session.completions) as lines:
+            return await session.run(entry, lines)
 
 
 def bot_plan(options: Options) -> BotPlan:
@@ -91,31 +93,6 @@ def entry_request(options: Options, saved: statefile.SavedSession | None) -> Ent
         )
     role: Role = "spectator" if options.action == "watch" else "player"
     return lambda id_: JoinRoom(id=id_, code=options.code, name=options.name, role=role)
-
-
-async def stdin_lines() -> AsyncIterator[str]:
-    """Lines typed on stdin until it ends.
-
-    A daemon thread does the blocking reads, so a read in progress never holds
-    up the exit, and the same code serves terminals, pipes and files.
-    """
-    loop = asyncio.get_running_loop()
-    lines: asyncio.Queue[str | None] = asyncio.Queue()
-
-    def put(line: str | None) -> None:
-        try:
-            loop.call_soon_threadsafe(lines.put_nowait, line)
-        except RuntimeError:  # the loop closed: the client is exiting
-            return
-
-    def read() -> None:
-        for line in sys.stdin:
-            put(line)
-        put(None)
-
-    threading.Thread(target=read, name="stdin", daemon=True).start()
-    while (line := await lines.get()) is not None:
-        yield line
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from client_cli._digest import Digest
 from client_cli._pending import Pending
 from client_cli._records import Records
 from client_cli._requests import FINAL_CLOSES, server_error, what, word_request
-from client_cli.commands import HELP, CommandError, parse_command
+from client_cli.commands import HELP, WORDS, CommandError, parse_command
 from client_cli.connection import RECONNECT_FOR_S, ConnectFailed, Connection, reconnect
 from client_cli.describe import describe_error
 from client_cli.statefile import SavedSession
@@ -109,6 +109,10 @@ class Session:
             return 0 if commands.done() else 1
         finally:
             await self._close(commands)
+
+    def completions(self) -> list[str]:
+        """What a typed line may complete to: the command words, then the legal moves."""
+        return [*WORDS, *self.tracker.move_texts()]
 
     async def execute(self, line: str) -> bool:
         """Carry out one typed line; False when it asks to quit."""

@@ -114,10 +114,16 @@ class Tracker:
             return "Spectators have no moves."
         if self.board is None:
             return "No board yet: the race has not started."
-        moves = [move.format() for move in visible_moves(self.board)]
+        moves = self.move_texts()
         if not moves:
             return "No move changes this board."
         return f"{len(moves)} moves: " + ", ".join(moves)
+
+    def move_texts(self) -> list[str]:
+        """The moves the player's board allows now, as text (none for a spectator)."""
+        if self.seat is None or self.board is None or self.board.outcome != "playing":
+            return []
+        return [move.format() for move in visible_moves(self.board)]
 
     def _joined(self, message: Joined) -> list[str]:
         self.code, self.token, self.seat = message.code, message.token, message.seat
