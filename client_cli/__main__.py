@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 from client_cli import statefile
 from client_cli._keyboard import typed_lines
 from client_cli._resume import pick_record
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
-from client_cli.bot import BotPlan, accompany, run_bot
+from client_cli.bot import BotPlan, BotTeam, run_bot
 from client_cli.session import Entry, Session
 from protocol import CreateRoom, JoinRoom, Resume, Role
 
@@ -40,9 +39,9 @@ async def run(options: Options, records: Path) -> int:
     if options.action == "bot":
         return await run_bot(server, entry, bot_plan(options), show, on_code=_show_code(options))
     session = Session(server, show, records)
-    async with seated_bots(session, options):
+    async with BotTeam(session, options.bots, options.bot_speed, show) as bots:
         with typed_lines(session.completions) as lines:
-            return await session.run(entry, lines)
+            return await session.run(entry, bots.hold(lines))
 
 
 def bot_plan(options: Options) -> BotPlan:
@@ -53,21 +52,6 @@ def bot_plan(options: Options) -> BotPlan:
 def _show_code(options: Options) -> Callable[[str], None] | None:
     """``bot --create`` prints the room's code first, for scripts to read."""
     return (lambda code: show(f"code: {code}")) if options.variant else None
-
-
-@contextlib.asynccontextmanager
-async def seated_bots(session: Session, options: Options) -> AsyncIterator[None]:
-    """The ``--bots`` of a room this client creates, stopped when the client ends."""
-    if not options.bots:
-        yield
-        return
-    bots = asyncio.create_task(accompany(session, options.bots, options.bot_speed, show))
-    try:
-        yield
-    finally:
-        bots.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await bots
 
 
 def _asker() -> Callable[[str], str] | None:

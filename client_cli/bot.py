@@ -10,9 +10,11 @@ progress. Its line source ends when the race is over, which ends the session.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from client_cli.render import render_ranking
 from client_cli.session import Entry, Session, Write
@@ -25,6 +27,7 @@ from protocol import BoardView, Error, ErrorCode, JoinRoom, ServerMessage
 DEFAULT_SPEED = 2.0
 """Moves a second."""
 
+_T = TypeVar("_T")
 SLOWED_DOWN_PAUSE_S = 1.0
 """The wait before sending again what the server refused as too many requests."""
 
@@ -161,30 +164,78 @@ async def _tell_code(session: Session, on_code: Callable[[str], None] | None) ->
         on_code(session.tracker.code)
 
 
-async def accompany(
-    host: Session, count: int, speed: float, write: Write, strategy: Strategy = "greedy"
-) -> None:
-    """Seat ``count`` bots in the host's room once it has a code, each playing one race.
+class BotTeam:
+    """Bots seated in a room the host creates, each playing one race.
 
-    A bot that cannot take its seat says why through ``write``; results are
-    left to the host's own screen.
+    Lines the host types are held back (`hold`) until every bot has its seat
+    (or has failed to take it), so the host cannot start the race alone by
+    saying ready first. Used as an async context manager: the bots stop when
+    the host's session ends.
     """
-    while host.tracker.code is None:
-        host.news.clear()
-        await host.news.wait()
-    code = host.tracker.code
-    bots = [
-        _seat_bot(host.server, code, BotPlan(f"Bot {n}", strategy, speed, seed=n), write)
-        for n in range(1, count + 1)
-    ]
-    await asyncio.gather(*bots)
+
+    def __init__(self, host: Session, count: int, speed: float, write: Write) -> None:
+        self.host, self.count, self.speed, self.write = host, count, speed, write
+        self.seated = asyncio.Event()
+        self.failed = 0
+        self.task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> BotTeam:
+        if self.count:
+            self.task = asyncio.create_task(self.run())
+        else:
+            self.seated.set()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def hold(self, lines: AsyncIterator[str]) -> AsyncIterator[str]:
+        """``lines``, from the moment every bot is seated."""
+        await self.seated.wait()
+        async for line in lines:
+            yield line
+
+    async def run(self) -> None:
+        """Seat the bots once the room has a code, then let them race."""
+        code = await self._wait(lambda tracker: tracker.code)
+        bots = [
+            self._seat(code, BotPlan(f"Bot {n}", "greedy", self.speed, seed=n))
+            for n in range(1, self.count + 1)
+        ]
+        watcher = asyncio.create_task(self._watch_seats())
+        try:
+            await asyncio.gather(*bots)
+        finally:
+            watcher.cancel()
+
+    async def _watch_seats(self) -> None:
+        def all_in(tracker: Tracker) -> bool | None:
+            room = tracker.room
+            return (room is not None and len(room.players) + self.failed > self.count) or None
+
+        await self._wait(all_in)
+        self.seated.set()
+        if not self.failed:
+            self.write(f"All {self.count} bots are seated. Type ready when you are.")
+
+    async def _wait(self, found: Callable[[Tracker], _T | None]) -> _T:
+        while (value := found(self.host.tracker)) is None:
+            self.host.news.clear()
+            await self.host.news.wait()
+        return value
+
+    async def _seat(self, code: str, plan: BotPlan) -> None:
+        said: list[str] = []
+        status = await run_bot(self.host.server, _joining(code, plan.name), plan, said.append)
+        if status != 0 and not self.seated.is_set():
+            self.failed += 1
+            self.host.news.set()
+        if status != 0:
+            self.write(f"{plan.name} stopped: " + " ".join(said[-1:]))
 
 
-async def _seat_bot(server: str, code: str, plan: BotPlan, write: Write) -> None:
-    said: list[str] = []
-
-    def entry(request_id: int) -> JoinRoom:
-        return JoinRoom(id=request_id, code=code, name=plan.name)
-
-    if await run_bot(server, entry, plan, said.append) != 0:
-        write(f"{plan.name} stopped: " + " ".join(said[-1:]))
+def _joining(code: str, name: str) -> Entry:
+    return lambda request_id: JoinRoom(id=request_id, code=code, name=name)

@@ -10,7 +10,7 @@ import pytest
 
 from client_cli.__main__ import run
 from client_cli.args import parse_args
-from client_cli.bot import Bot, BotPlan, accompany, run_bot
+from client_cli.bot import Bot, BotPlan, BotTeam, run_bot
 from client_cli.session import Entry, Session
 from client_cli.tracker import Tracker
 from protocol import CreateRoom, JoinRoom, PlayerInfo, RoomSnapshot, Settings
@@ -94,16 +94,22 @@ async def test_a_bot_creates_a_room_prints_its_code_and_waits_for_the_seats(
 async def test_bots_for_the_host_fill_the_room(ada: Terminal, server_url: str) -> None:
     ada.start(_create("little-milligan", 3))
     await ada.wait_for("Share the code")
-    problems: list[str] = []
-    bots = asyncio.create_task(accompany(ada.session, 2, FAST_BOTS, problems.append))
-    for bot in ("Bot 1", "Bot 2"):
-        await ada.wait_for(f"{bot} is ready.")
-    await ada.type("ready", expect="Race 1: GO!")
-    await ada.type("resign", expect="You resigned after")
-    await ada.wait_for("Race 1 results:")
-    async with asyncio.timeout(LIMIT_S):
-        await bots
-    assert problems == []
+    said: list[str] = []
+    async with BotTeam(ada.session, 2, FAST_BOTS, said.append) as team:
+        held = team.hold(_typed("ready"))
+        first = asyncio.ensure_future(anext(held))
+        await ada.wait_for("Bot 1 joined as")
+        await ada.wait_for("Bot 2 joined as")
+        async with asyncio.timeout(LIMIT_S):
+            assert await first == "ready"
+        assert said == ["All 2 bots are seated. Type ready when you are."]
+        await ada.type("ready", expect="Race 1: GO!")
+        await ada.type("resign", expect="You resigned after")
+        await ada.wait_for("Race 1 results:")
+        assert team.task is not None
+        async with asyncio.timeout(LIMIT_S):
+            await team.task
+    assert said == ["All 2 bots are seated. Type ready when you are."]
 
 
 async def test_a_bot_with_a_taken_name_says_why(ada: Terminal, server_url: str) -> None:
@@ -154,6 +160,11 @@ def _joined_room(players: int, seats: int) -> RoomSnapshot:
         seed_commit=None,
         seed=None,
     )
+
+
+async def _typed(*lines: str) -> AsyncIterator[str]:
+    for line in lines:
+        yield line
 
 
 def _join(code: str, name: str) -> Entry:
