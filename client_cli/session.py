@@ -33,7 +33,7 @@ from client_cli._records import Records
 from client_cli._requests import FINAL_CLOSES, server_error, what, word_request
 from client_cli.commands import HELP, WORDS, CommandError, parse_command
 from client_cli.connection import RECONNECT_FOR_S, ConnectFailed, Connection, reconnect
-from client_cli.describe import describe_error
+from client_cli.describe import describe_error, sentence
 from client_cli.statefile import SavedSession
 from client_cli.tracker import Tracker
 from engine import Move
@@ -94,7 +94,7 @@ class Session:
         try:
             self.conn = await Connection.open(self.server)
         except ConnectFailed as error:
-            self.write(str(error))
+            self.write(sentence(str(error)))
             return 1
         self.reader = asyncio.create_task(self._read())
         self.flusher = asyncio.create_task(
@@ -119,7 +119,7 @@ class Session:
         try:
             command = parse_command(line)
         except CommandError as error:
-            self.write(str(error))
+            self.write(sentence(str(error)))
             return True
         word = command.word
         if word == "quit":

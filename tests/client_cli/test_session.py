@@ -78,8 +78,8 @@ async def test_two_players_race_resign_and_check_the_seed(
 
     first = engine.legal_moves(engine.new_game("little-forty", b"deal:7"))[0].format()
     assert first in await ada.type("moves", expect="moves: ")
-    assert "cannot read move 't99x'" in await ada.type("t99x", expect="type help")
-    await ada.type("w t3", expect="move 'w t3' refused (move/illegal)")
+    assert "Cannot read move 't99x'" in await ada.type("t99x", expect="Type help")
+    await ada.type("w t3", expect="The move w t3 was refused (move/illegal)")
     await ada.type(first, expect="cards home")
     await bob.wait_for("Ada has 0 of 104 cards home after 1 move.")
     await bob.type("draw", expect="waste 3, top")
@@ -163,7 +163,7 @@ async def test_a_lobby_seat_lost_with_the_connection_is_taken_again(
         while not any(done in "\n".join(ada.output[mark:]) for done in _SEATED_AGAIN):
             await asyncio.sleep(0.01)
     after = "\n".join(ada.output[mark:])
-    if "resume refused (auth/bad-token)" in after:
+    if "resume request was refused (auth/bad-token)" in after:
         assert "Taking a seat in the room again." in after
         await ada.wait_for("Share the code", mark=mark)
     await ada.type("ready", expect="Race 1: GO!")
@@ -208,7 +208,7 @@ async def test_an_unreachable_server_is_reported() -> None:
     session = Session(f"ws://127.0.0.1:{port}", output.append)
     entry = lambda id_: JoinRoom(id=id_, code="ABCDEF", name="Ada")  # noqa: E731
     assert await session.run(entry, _no_lines()) == 1
-    assert output[0].startswith(f"cannot connect to ws://127.0.0.1:{port}")
+    assert output[0].startswith(f"Cannot connect to ws://127.0.0.1:{port}")
 
 
 async def _no_lines() -> AsyncIterator[str]:
