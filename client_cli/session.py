@@ -28,11 +28,12 @@ from websockets.exceptions import ConnectionClosed
 
 from client_cli._countdown import count_down
 from client_cli._digest import Digest
+from client_cli._outage import Outage
 from client_cli._pending import Pending
 from client_cli._records import Records
 from client_cli._requests import FINAL_CLOSES, server_error, what, word_request
 from client_cli.commands import HELP, WORDS, CommandError, parse_command
-from client_cli.connection import RECONNECT_FOR_S, ConnectFailed, Connection, reconnect
+from client_cli.connection import ConnectFailed, Connection
 from client_cli.describe import describe_error, sentence
 from client_cli.statefile import SavedSession
 from client_cli.tracker import Tracker
@@ -58,8 +59,6 @@ Write = Callable[[str], None]
 Entry = Callable[[int], CreateRoom | JoinRoom | Resume]
 """Builds the request that enters the room, given its request id."""
 
-STILL_DOWN_EVERY_S = 15.0
-
 
 class Session:
     def __init__(self, server: str, write: Write, records: Path | None = None) -> None:
@@ -73,16 +72,18 @@ class Session:
         self.reader: asyncio.Task[None] | None = None
         self.ticker: asyncio.Task[None] | None = None
         self.flusher: asyncio.Task[None] | None = None
-        self.retry_in_s = 0.0
+        self.outage = Outage(write)
         self.name = ""
         """The player's name, to take a seat again if a dropped lobby seat was freed."""
         self.news = asyncio.Event()
         """Set after every message from the server, for code that waits on the room."""
         self.last_reply: ServerMessage | None = None
         """The reply to the last request answered."""
-        self.reconnecting = False
+
+    @property
+    def reconnecting(self) -> bool:
         """The connection is down and being reopened."""
-        self.noticed_at_s = 0.0
+        return self.outage.active
 
     def resume_from(self, saved: SavedSession) -> Entry:
         """Enter by resuming a saved seat (its record is removed if the token is refused)."""
@@ -233,7 +234,7 @@ class Session:
         if isinstance(message, Error):
             lines.append(describe_error(request, message) if request else server_error(message))
         if isinstance(message, GoingAway):
-            self.retry_in_s = message.reconnect_in_ms / 1000
+            self.outage.retry_in_s = message.reconnect_in_ms / 1000
         for line in lines + self.digest.due(self.tracker.progress_news):
             self.write(line)
         self.records.update(self.tracker)
@@ -265,30 +266,12 @@ class Session:
         if final is not None or self.tracker.token is None:
             self.write(final or "The connection was closed.")
             return False
-        self.write("Connection lost. Reconnecting... Moves you type now are sent once it is back.")
-        self.reconnecting, self.noticed_at_s = True, 0.0
-        try:
-            conn = await reconnect(self.server, self.retry_in_s, on_retry=self._still_down)
-        finally:
-            self.reconnecting, self.retry_in_s = False, 0.0
+        conn = await self.outage.reopen(self.server)
         if conn is None:
-            self._give_up()
+            self.outage.give_up(request for request, _ in self.pending.waiting.values())
             return False
         await self._resume_on(conn)
         return True
-
-    def _still_down(self, waited_s: float) -> None:
-        """Say every so often that the client is still trying."""
-        if waited_s - self.noticed_at_s >= STILL_DOWN_EVERY_S:
-            self.noticed_at_s = waited_s
-            self.write(f"Still reconnecting after {waited_s:.0f} seconds...")
-
-    def _give_up(self) -> None:
-        minutes = RECONNECT_FOR_S / 60
-        self.write(f"Could not reconnect for {minutes:g} minutes. Try later: solrace resume")
-        for request, _ in self.pending.waiting.values():
-            if not isinstance(request, Resume):
-                self.write(f"Not sent: {what(request)}.")
 
     def _move_waiting(self) -> bool:
         return any(isinstance(request, MakeMove) for request, _ in self.pending.waiting.values())

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from client_cli.__main__ import run
 from client_cli.args import parse_args
 from client_cli.bot import Bot, BotPlan, BotTeam, run_bot
 from client_cli.session import Entry, Session
 from client_cli.tracker import Tracker
-from protocol import CreateRoom, JoinRoom, PlayerInfo, RoomSnapshot, Settings
+from protocol import BoardView, CreateRoom, JoinRoom, PlayerInfo, RoomSnapshot, Settings
 from server.app import RaceServer
 from server.config import Config
 from server.store import Store
@@ -169,3 +170,16 @@ async def _typed(*lines: str) -> AsyncIterator[str]:
 
 def _join(code: str, name: str) -> Entry:
     return lambda id_: JoinRoom(id=id_, code=code, name=name)
+
+
+def test_what_the_rate_limit_refused_is_tried_again() -> None:
+    bot = Bot(Session("ws://unused", print), BotPlan("Robo"))
+    tracker = Tracker()
+    tracker.room = _joined_room(players=1, seats=1).model_copy(update={"phase": "racing"})
+    tracker.seat = 0
+    tracker.board = BoardView.from_engine(engine.view(engine.new_game("little-forty", b"deal:7")))
+    first = bot.next_line(tracker)
+    assert first is not None
+    bot._undo(first)
+    assert bot.next_line(tracker) == first
+    assert bot.next_line(tracker) != first
