@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from client_cli import statefile
+from client_cli._resume import pick_record
 from client_cli.session import Session
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server.app import RaceServer
@@ -39,8 +40,10 @@ async def _host(
     return host
 
 
-async def _join(terminals: list[Terminal], url: str, code: str, role: str = "player") -> Terminal:
-    guest = Terminal(url)
+async def _join(
+    terminals: list[Terminal], url: str, code: str, role: str = "player", state: Path | None = None
+) -> Terminal:
+    guest = Terminal(url, state)
     terminals.append(guest)
     name = "Bob" if role == "player" else "Eve"
     guest.start(lambda id_: JoinRoom(id=id_, code=code, name=name, role=role))  # type: ignore[arg-type]
@@ -186,6 +189,30 @@ async def test_resume_from_the_saved_file_in_a_new_session(
     assert "Back in room" in shown and "stock 61   waste 3" in shown
     await again.type("draw", expect="waste 6, top")
     assert again.session.tracker.version == 2
+
+
+async def test_two_players_on_one_machine_each_keep_their_own_seat(
+    terminals: list[Terminal], server_url: str, tmp_path: Path
+) -> None:
+    ada = await _host(terminals, server_url, "little-forty", tmp_path, deal_number=7)
+    bob = await _join(terminals, server_url, _code(ada), state=tmp_path)
+    await ada.type("ready", expect="You are ready.")
+    await bob.type("ready", expect="Race 1: GO!")
+    await ada.wait_for("Race 1: GO!")
+    assert await ada.quit() == 0
+    assert await bob.quit() == 0
+    saved = statefile.load_all(tmp_path)
+    assert [(record.seat, record.token) for record in saved] == [
+        (0, ada.session.tracker.token),
+        (1, bob.session.tracker.token),
+    ]
+    picked = pick_record(tmp_path, _code(ada), None, print, lambda _: "2")
+    assert picked == saved[1]
+    again = Terminal(server_url, tmp_path)
+    terminals.append(again)
+    again.start(again.session.resume_from(saved[1]))
+    await again.wait_for("- racing")
+    assert again.session.tracker.seat == 1
 
 
 async def test_a_token_that_is_no_longer_valid_is_forgotten(
