@@ -55,6 +55,12 @@ def test_join_watch_and_resume() -> None:
         ("join ABC10O --name Bob", "a room code is 6 letters and digits"),
         ("join K7PQ2M --name " + "n" * 25, "a name is 1 to 24 printable characters"),
         ("", "the following arguments are required: ACTION"),
+        ("bot", "give a room CODE to join, or --create GAME, not both"),
+        ("bot K7PQ2M --create little-forty", "give a room CODE to join, or --create GAME"),
+        ("bot K7PQ2M --speed 0", "must be above 0 and at most 10"),
+        ("bot K7PQ2M --strategy smart", "invalid choice: 'smart'"),
+        ("create little-forty --name Ada --bots 2 --players 2", "leaves no seat for you"),
+        ("practice little-forty --bots 8", "must be from 0 to 7, not 8"),
     ],
 )
 def test_bad_arguments_exit_with_a_usage_message(
@@ -64,6 +70,37 @@ def test_bad_arguments_exit_with_a_usage_message(
         parse_args(shlex.split(argv))
     assert stopped.value.code == 2
     assert complaint in capsys.readouterr().err
+
+
+def test_bots_practice_and_resume_by_room() -> None:
+    practice = parse_args(["practice", "little-billie"])
+    assert (practice.action, practice.name, practice.variant) == (
+        "practice",
+        "You",
+        "little-billie",
+    )
+    assert (practice.bots, practice.settings.max_players, practice.settings.deal_number) == (
+        2,
+        3,
+        None,
+    )
+    hosted = parse_args(["create", "little-forty", "--name", "Ada", "--bots", "3"])
+    assert (hosted.bots, hosted.settings.max_players, hosted.bot_speed) == (3, 4, 1.0)
+    assert parse_args(["create", "little-forty", "--name", "Ada"]).settings.max_players == 4
+    joining = parse_args(
+        ["bot", "k7pq2m", "--name", "Robo", "--strategy", "random", "--speed", "4"]
+    )
+    assert (joining.code, joining.variant, joining.strategy, joining.bot_speed) == (
+        "K7PQ2M",
+        "",
+        "random",
+        4.0,
+    )
+    creating = parse_args(["bot", "--create", "little-forty", "--players", "3"])
+    assert (creating.variant, creating.settings.max_players) == ("little-forty", 3)
+    assert creating.name.startswith("Bot ")
+    assert isinstance(entry_request(creating, None)(1), CreateRoom)
+    assert parse_args(["resume", "k7pq2m"]).code == "K7PQ2M"
 
 
 def test_help_names_every_action_and_the_default_server() -> None:
