@@ -4,7 +4,9 @@ A bot is a `Session` like a person's, fed by `Bot.lines` instead of a
 keyboard: it says ``ready`` once enough players are seated (so a race never
 starts half-empty), then sends the move `strategy.choose` picks from its
 board, at most ``speed`` moves a second, and ``resign`` when no move can make
-progress. Its line source ends when the race is over, which ends the session.
+progress. While its connection is down it waits (a move typed then would be
+queued, and the next refused). Its line source ends when the race is over,
+which ends the session.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class Bot:
         news = self.session.news
         while True:
             news.clear()
-            line = self.next_line(self.session.tracker)
+            line = None if self.session.reconnecting else self.next_line(self.session.tracker)
             if line == "":
                 return
             if line is None:
