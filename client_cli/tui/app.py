@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from client_cli.bot import DEFAULT_SPEED, BotTeam
 from client_cli.describe import describe_error
 from client_cli.session import Entry
 from client_cli.tui import _actions
@@ -55,6 +56,7 @@ from protocol import (
 Job = Callable[[], Awaitable[object]]
 TICK_S = 0.2
 NOTES_KEPT = 20
+READY_HINT = "Press space when you are ready."
 QUIET_EVENTS = (ProgressMade, BoardShown, RaceOver)
 """Events the panel or the results show; they never take the message line."""
 
@@ -81,10 +83,20 @@ class RaceApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "redraw", "Redraw", show=False)]
 
     def __init__(
-        self, server: str, entry: Entry, glyphs: Glyphs, state_file: Path | None = None
+        self,
+        server: str,
+        entry: Entry,
+        glyphs: Glyphs,
+        records: Path | None = None,
+        *,
+        bots: int = 0,
+        bot_speed: float = DEFAULT_SPEED,
     ) -> None:
+        """``records``: the directory of resume records; ``bots``: how many bots to
+        seat in the room this app creates (keys wait until they are in)."""
         super().__init__()
-        self.session = ScreenSession(server, self.note, self.changed, state_file)
+        self.session = ScreenSession(server, self.note, self.changed, records)
+        self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
         self.entry, self.glyphs = entry, glyphs
         self.held: Pick | None = None
         self.message = Text("")
@@ -118,7 +130,10 @@ class RaceApp(App[int]):
         self.set_interval(TICK_S, self.tick)
 
     async def _play(self) -> None:
-        status = await self.session.run(self.entry, self._until_leaving())
+        if self.team.count:
+            self.note(f"Seating {self.team.count} bots...")
+        async with self.team:
+            status = await self.session.run(self.entry, self._until_leaving())
         self.exit(status, return_code=status)
 
     async def _until_leaving(self) -> AsyncIterator[str]:
@@ -126,6 +141,9 @@ class RaceApp(App[int]):
             yield line
 
     async def _work(self) -> None:
+        """Run the queued jobs in order, once every bot has its seat (so that saying
+        ready cannot start the race before the bots are in)."""
+        await self.team.seated.wait()
         while True:
             job = await self.jobs.get()
             await job()

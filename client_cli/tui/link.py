@@ -14,10 +14,14 @@ Changed = Callable[[ServerMessage, ClientMessage | None, list[str]], None]
 
 
 class ScreenSession(Session):
+    SUMMARISES_PROGRESS = False
+    """The live panel shows every racer's progress."""
+
     def __init__(
-        self, server: str, write: Write, changed: Changed, state_file: Path | None = None
+        self, server: str, write: Write, changed: Changed, records: Path | None = None
     ) -> None:
-        super().__init__(server, write, state_file)
+        """``records``: the directory of resume records (``None``: keep none)."""
+        super().__init__(server, write, records)
         self.changed = changed
 
     def show(self, message: ServerMessage, request: ClientMessage | None, lines: list[str]) -> None:

@@ -27,11 +27,16 @@ BOARD_MIN_WIDTH = 54
 RACE_KEYS = "1-9 0 b-v: piles  w r  f h: home  a: all home  d: draw  x: resign  ?: help  Tab"
 
 
-def top_line(room: RoomSnapshot, you: int | None) -> Text:
+RECONNECTING = " Reconnecting... "
+
+
+def top_line(room: RoomSnapshot, you: int | None, reconnecting: bool = False) -> Text:
+    """Room code, game, race and deal, who you are; while the connection is down, says so."""
     deal = room.settings.deal_number
     line = Text.assemble(
         ("solrace ", "bold"),
         (room.code, "reverse"),
+        (f" {RECONNECTING}" if reconnecting else "", "bold white on red"),
         f"  {find_variant(room.variant).name}  race {room.race_no}",
         f"  {'secret deal' if deal is None else f'deal {deal}'}",
     )
@@ -73,7 +78,8 @@ class RaceScreen(View):
         if room is None:
             return
         now = app.session.now_ms()
-        self.query_one("#top", Static).update(top_line(room, tracker.seat))
+        top = top_line(room, tracker.seat, app.session.reconnecting)
+        self.query_one("#top", Static).update(top)
         board = tracker.board
         if room.phase == "countdown" or board is None:
             self.query_one("#board", Pane).show(
@@ -128,7 +134,7 @@ class WatchScreen(View):
         if room is None:
             return
         now = app.session.now_ms()
-        self.query_one("#top", Static).update(top_line(room, None))
+        self.query_one("#top", Static).update(top_line(room, None, app.session.reconnecting))
         if room.phase == "countdown" or not tracker.boards:
             self.query_one("#board", Pane).show(
                 lambda w, h: countdown_lines(room, now, app.glyphs, w)

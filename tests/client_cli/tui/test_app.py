@@ -77,4 +77,4 @@ async def test_a_server_that_cannot_be_reached_ends_the_app_with_the_reason(
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: app.return_code is not None, "the app to end")
     assert app.return_code == app.return_value == 1
-    assert "cannot connect to ws://127.0.0.1:1" in app.notes[-1]
+    assert "Cannot connect to ws://127.0.0.1:1" in app.notes[-1]
