@@ -13,8 +13,9 @@ that can make progress:
 Moves that only shift cards between piles are never played, and a move is
 never tried twice from the same board (`Tried`), so a bot cannot go round in
 circles: boards are finite, and when no move is left it resigns (`choose`
-returns ``None``). Greedy takes the first class that has a move, in the
-engine's order; random picks uniformly among all of them with its own RNG.
+returns ``None``). Greedy takes a move of the first class that has one, ties
+broken by its own RNG (so bots with other seeds race the deal differently);
+random picks uniformly among all of them.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def choose(board: BoardView, tried: Tried, strategy: Strategy, rng: random.Rando
         return None
     if strategy == "random":
         return rng.choice(ranked)[1]
-    return min(ranked, key=lambda pair: pair[0])[1]
+    best = min(kind for kind, _ in ranked)
+    return rng.choice([move for kind, move in ranked if kind == best])
 
 
 def progress_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:

@@ -88,7 +88,10 @@ async def send_all_home(app: RaceApp) -> None:
         if tracker.version == version:
             return
         sent += 1
-    app.note(f"{sent} cards sent home." if sent else "No card can go home now.")
+    if sent:
+        app.note(f"{sent} card{'s' if sent > 1 else ''} sent home.")
+    else:
+        app.note("No card can go home now.")
 
 
 def lobby_key(app: RaceApp, key: str) -> bool:

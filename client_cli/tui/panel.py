@@ -75,8 +75,11 @@ def panel_lines(
         lines.append(Text(f"seed {room.seed_commit[: max(8, width - 6)]}", style="dim"))
     lines.append(Text(glyphs.rule * width, style="dim"))
     total = find_variant(room.variant).total
+    moves_width = max((len(str(player.moves)) for player in room.players), default=1)
     for player in room.players:
-        lines += _racer(room, player, you=you, total=total, glyphs=glyphs, width=width)
+        lines += _racer(
+            room, player, you=you, total=total, glyphs=glyphs, width=width, moves_width=moves_width
+        )
     return lines
 
 
@@ -88,14 +91,16 @@ def _racer(
     total: int,
     glyphs: Glyphs,
     width: int,
+    moves_width: int,
 ) -> list[Text]:
+    """Name and state, then a progress bar as long as every other racer's."""
     state = state_of(player, room.phase)
     name = player.name + (" (you)" if player.seat == you else "")
     head = Text(name[: width - len(state) - 1], style="bold" if player.seat == you else "")
     head.pad_right(width - len(head) - len(state))
     head.append(state, style=STATE_STYLES.get(state, "cyan" if state == "racing" else ""))
-    count = f" {player.progress}/{total}"
-    moves = f" {player.moves}m"
+    count = f" {player.progress:>{len(str(total))}}/{total}"
+    moves = f" {player.moves:>{moves_width}}m"
     bar_width = max(4, width - len(count) - len(moves))
     filled = round(bar_width * player.progress / total)
     bar = Text(glyphs.full * filled, style="green")

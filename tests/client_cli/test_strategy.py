@@ -33,6 +33,12 @@ def test_greedy_prefers_home_then_emptying_then_the_stock() -> None:
     assert _chosen(stock) == "draw"
 
 
+def test_greedy_bots_with_other_seeds_break_ties_their_own_way() -> None:
+    two_home = _forty(tableau=(("Ac",), ("Ad",), *KINGS), stock=5, waste=())
+    picks = {choose(two_home, set(), "greedy", random.Random(seed)) for seed in range(20)}
+    assert {move.format() for move in picks if move is not None} == {"t1:1 f1", "t2:1 f1"}
+
+
 def test_moves_that_only_shift_cards_are_not_played() -> None:
     shifting = _forty(
         tableau=(("Kc", "3h"), ("Kc", "4s"), *KINGS), stock=0, waste=(), passes_left=0

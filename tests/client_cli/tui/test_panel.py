@@ -59,7 +59,7 @@ def test_every_racer_has_a_name_a_bar_cards_home_moves_and_a_state() -> None:
     assert lines[0] == "5:00 left"
     assert lines[1].startswith("seed abab")
     assert lines[3].startswith("Ada (you)") and lines[3].endswith("racing")
-    assert lines[4].endswith(" 52/104 80m") and "█" in lines[4] and "░" in lines[4]
+    assert lines[4].endswith(" 52/104  80m") and "█" in lines[4] and "░" in lines[4]
     assert lines[5].endswith("won") and lines[6].count("█") == len(lines[6]) - len(" 104/104 200m")
     assert lines[7].endswith("timed out")
     assert lines[9].endswith("away")
