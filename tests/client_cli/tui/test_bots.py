@@ -26,7 +26,7 @@ async def test_practice_seats_the_bots_before_ready_counts_then_races_to_the_res
         await run_countdown(pilot, app, clock)
         assert tracker.room is not None
         assert [player.name for player in tracker.room.players] == ["Ada", "Bot 1", "Bot 2"]
-        assert any("All 2 bots are seated. Press space" in note for note in app.notes)
+        assert app.team.seated.is_set() and app.team.failed == 0
         text = await wait_for_text(pilot, "Bot 2")
         assert "Bot 1" in text and "Ada (you)" in text
         await pilot.press("x", "y")
