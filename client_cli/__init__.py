@@ -1,11 +1,13 @@
 """The terminal client: play and watch races from a terminal.
 
-Three layers, so other front ends can reuse the lower two: pure rendering and
-room tracking (`render`, `room`, `tracker`, `visible`, `verify`), the
-connection (`connection`, `session`), and the line-mode front end
-(`__main__`).
+Three layers, so other front ends can reuse the lower two: pure rendering,
+room tracking and bot play (`render`, `room`, `tracker`, `visible`, `verify`,
+`strategy`), the connection (`connection`, `session`, and `bot`, a session
+driven by a strategy), and the front ends: the full screen (`tui`, the
+default) and the line mode (`__main__ --plain`).
 """
 
+from client_cli.bot import BotPlan, BotTeam, run_bot
 from client_cli.connection import ConnectFailed, Connection
 from client_cli.render import render, render_ranking, render_room
 from client_cli.room import apply_event
@@ -15,6 +17,8 @@ from client_cli.verify import check_race
 from client_cli.visible import visible_moves
 
 __all__ = [
+    "BotPlan",
+    "BotTeam",
     "ConnectFailed",
     "Connection",
     "Session",
@@ -24,5 +28,6 @@ __all__ = [
     "render",
     "render_ranking",
     "render_room",
+    "run_bot",
     "visible_moves",
 ]

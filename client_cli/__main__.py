@@ -1,41 +1,94 @@
-"""``solrace``: the plain line-mode client. Typed lines in, room news and boards out."""
+"""``solrace``: the full-screen race client, or with ``--plain`` the line mode
+(typed lines in, room news and boards out); ``solrace bot`` runs a bot."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import sys
-import threading
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 from pathlib import Path
 
 from client_cli import statefile
+from client_cli._keyboard import typed_lines
+from client_cli._resume import pick_record
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
+from client_cli.bot import BotPlan, BotTeam, run_bot
 from client_cli.session import Entry, Session
-from protocol import CreateRoom, JoinRoom, Resume, Role
+from client_cli.tui import RaceApp, pick_glyphs
+from protocol import CreateRoom, JoinRoom, Role
 
 
 def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     try:
-        return asyncio.run(run(options, statefile.state_path()))
+        return asyncio.run(run(options, statefile.state_dir()))
     except KeyboardInterrupt:
         return 130
 
 
-async def run(options: Options, state_file: Path) -> int:
-    """Play or watch from this terminal; the exit status."""
+async def run(options: Options, records: Path) -> int:
+    """Play, watch or run a bot from this terminal; the exit status."""
     server = options.server or DEFAULT_SERVER
-    entry = entry_request(options, None)
+    if options.action == "bot":
+        entry = entry_request(options)
+        return await run_bot(server, entry, bot_plan(options), show, on_code=_show_code(options))
+    saved = None
     if options.action == "resume":
-        saved = statefile.load(state_file)
+        saved = pick_record(records, options.code, options.server, show, _asker())
         if saved is None:
-            print(f"No saved room to resume ({state_file}); join or create one first.")
             return 1
         server = options.server or saved.server
-        entry = entry_request(options, saved)
-    session = Session(server, show, state_file)
-    return await session.run(entry, stdin_lines())
+    if not options.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        return await run_screen(server, options, saved, records)
+    return await run_plain(server, options, saved, records)
+
+
+async def run_plain(
+    server: str, options: Options, saved: statefile.SavedSession | None, records: Path
+) -> int:
+    """Line mode: typed lines in (edited at a terminal), news and boards printed."""
+    session = Session(server, show, records)
+    entry = entry_request(options) if saved is None else session.resume_from(saved)
+    async with BotTeam(session, options.bots, options.bot_speed, show) as bots:
+        with typed_lines(session.completions) as lines:
+            return await session.run(entry, bots.hold(lines))
+
+
+async def run_screen(
+    server: str, options: Options, saved: statefile.SavedSession | None, records: Path
+) -> int:
+    """The full-screen client; what it noted last is printed once the screen is gone."""
+    glyphs = pick_glyphs(sys.stdout.encoding, options.ascii)
+    app = RaceApp(
+        server,
+        entry_request(options),
+        glyphs,
+        records,
+        bots=options.bots,
+        bot_speed=options.bot_speed,
+    )
+    if saved is not None:
+        app.entry = app.session.resume_from(saved)
+    status = await app.run_async()
+    for note in app.notes[-3:]:
+        show(note)
+    return 1 if status is None else status
+
+
+def bot_plan(options: Options) -> BotPlan:
+    seats = options.settings.max_players if options.variant else None
+    return BotPlan(options.name, options.strategy, options.bot_speed, seats)
+
+
+def _show_code(options: Options) -> Callable[[str], None] | None:
+    """``bot --create`` prints the room's code first, for scripts to read."""
+    return (lambda code: show(f"code: {code}")) if options.variant else None
+
+
+def _asker() -> Callable[[str], str] | None:
+    """Asking works only when someone types at a terminal."""
+    return input if sys.stdin.isatty() else None
 
 
 def show(text: str) -> None:
@@ -46,41 +99,14 @@ def show(text: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def entry_request(options: Options, saved: statefile.SavedSession | None) -> Entry:
-    """How the session enters its room: create, join, watch, or resume a saved seat."""
-    if saved is not None:
-        return lambda id_: Resume(id=id_, token=saved.token, last_seq=saved.last_seq)
-    if options.action == "create":
+def entry_request(options: Options) -> Entry:
+    """How the session enters its room: create (with bots, or to practise), join or watch."""
+    if options.action in ("create", "practice") or options.variant:
         return lambda id_: CreateRoom(
             id=id_, variant=options.variant, name=options.name, settings=options.settings
         )
     role: Role = "spectator" if options.action == "watch" else "player"
     return lambda id_: JoinRoom(id=id_, code=options.code, name=options.name, role=role)
-
-
-async def stdin_lines() -> AsyncIterator[str]:
-    """Lines typed on stdin until it ends.
-
-    A daemon thread does the blocking reads, so a read in progress never holds
-    up the exit, and the same code serves terminals, pipes and files.
-    """
-    loop = asyncio.get_running_loop()
-    lines: asyncio.Queue[str | None] = asyncio.Queue()
-
-    def put(line: str | None) -> None:
-        try:
-            loop.call_soon_threadsafe(lines.put_nowait, line)
-        except RuntimeError:  # the loop closed: the client is exiting
-            return
-
-    def read() -> None:
-        for line in sys.stdin:
-            put(line)
-        put(None)
-
-    threading.Thread(target=read, name="stdin", daemon=True).start()
-    while (line := await lines.get()) is not None:
-        yield line
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ async def count_down(
     write: Callable[[str], None],
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> None:
-    """Write ``2...``, ``1...`` as each whole second before ``start_at_ms`` begins.
+    """Write ``Starting in 2 seconds.`` and so on as each whole second before
+    ``start_at_ms`` begins.
 
     The first number is left to the countdown announcement, the start to
     ``race_started``; waits are recomputed from the clock, so none drifts.
@@ -20,4 +21,4 @@ async def count_down(
     seconds = (start_at_ms - server_now_ms() + 999) // 1000
     for left in range(seconds - 1, 0, -1):
         await sleep(max(0, start_at_ms - left * 1000 - server_now_ms()) / 1000)
-        write(f"{left}...")
+        write(f"Starting in {left} second{'s' if left > 1 else ''}.")

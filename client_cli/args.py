@@ -7,10 +7,12 @@ a usage message naming it instead of a refusal from the server.
 from __future__ import annotations
 
 import argparse
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from client_cli.strategy import STRATEGIES, Strategy
 from engine import VARIANT_KEYS
 from protocol import Settings
 from protocol.limits import (
@@ -18,20 +20,30 @@ from protocol.limits import (
     MAX_NAME_CHARS,
     MAX_PLAYERS,
     MIN_IDLE_LIMIT_S,
+    RATE_PER_S,
     ROOM_CODE_ALPHABET,
 )
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
-Action = Literal["create", "join", "watch", "resume"]
+DEFAULT_BOT_SPEED = 1.0
+"""Moves a second: about a person's pace."""
+MAX_BOT_SPEED = RATE_PER_S / 2
+"""Half the server's request rate, leaving room for a bot's other requests."""
+Action = Literal["create", "join", "watch", "resume", "bot", "practice"]
 EXAMPLES = """\
 examples:
   solrace create little-forty --name Ada          open a room, get its code
   solrace join ABC234 --name Bob                  take a seat in room ABC234
   solrace watch ABC234                            watch its race
   solrace resume                                  get back in after a drop
+  solrace practice little-milligan                race two bots on a fresh deal
+  solrace create little-forty --name Ada --bots 2 open a room with two bots in it
+  solrace bot ABC234 --name Robo                  seat a bot in room ABC234
 
-Once in a room, type help for the commands: ready, moves such as t3 t7, ...
-The resume token is kept in $XDG_STATE_HOME/solrace (or ~/.local/state/solrace)."""
+Once in a room, press ? for the keys and the move notation (t3 t7, w f, draw);
+with --plain (line mode), type help for the commands.
+Resume tokens are kept, one per room and seat, in $XDG_STATE_HOME/solrace/rooms
+(or ~/.local/state/solrace/rooms) while a race is on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +55,31 @@ class Options:
     code: str = ""
     variant: str = ""
     settings: Settings = field(default_factory=Settings)
+    plain: bool = False
+    """Line mode instead of the full screen."""
+    ascii: bool = False
+    """Letters instead of suit symbols on the full screen."""
+    bots: int = 0
+    """Bots to seat in a room this client creates."""
+    bot_speed: float = DEFAULT_BOT_SPEED
+    """Moves a second, for every bot this command starts."""
+    strategy: Strategy = "greedy"
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
     """The options of ``argv`` (default: the process's); exits with usage on an error."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.action == "bot" and bool(args.code) == bool(args.variant):
+        parser.error("bot: give a room CODE to join, or --create GAME, not both")
+    bots = getattr(args, "bots", 0)
     settings = Settings()
-    if args.action == "create":
+    if args.action in ("create", "bot", "practice"):
+        seats = args.players or (bots + 1 if bots else Settings().max_players)
+        if seats < bots + 1:
+            parser.error(f"--players {seats} leaves no seat for you beside {bots} bots")
         settings = Settings(
-            max_players=args.players,
+            max_players=seats,
             time_limit_s=args.time_limit,
             spectator_delay_s=args.spectator_delay,
             countdown_s=args.countdown,
@@ -62,9 +90,14 @@ def parse_args(argv: list[str] | None = None) -> Options:
         action=args.action,
         server=args.server,
         name=getattr(args, "name", "") or "",
-        code=getattr(args, "code", ""),
-        variant=getattr(args, "variant", ""),
+        code=getattr(args, "code", "") or "",
+        variant=getattr(args, "variant", "") or "",
         settings=settings,
+        plain=getattr(args, "plain", False),
+        ascii=getattr(args, "ascii", False),
+        bots=bots,
+        bot_speed=getattr(args, "bot_speed", DEFAULT_BOT_SPEED),
+        strategy=getattr(args, "strategy", "greedy"),
     )
 
 
@@ -88,16 +121,31 @@ def build_parser() -> argparse.ArgumentParser:
     watch = actions.add_parser("watch", help="watch a room", description="Watch a room's race.")
     watch.add_argument("code", type=room_code, help="the room code")
     watch.add_argument("--name", type=player_name, default="spectator", help=argparse.SUPPRESS)
-    actions.add_parser(
+    resume = actions.add_parser(
         "resume",
-        help="get back into the last room joined",
-        description="Get back into the room you last joined, with the saved token.",
+        help="get back into a room after a drop",
+        description="Get back into a room with its saved token: the only saved seat,"
+        " the one in room CODE, or the one you pick.",
     )
+    resume.add_argument("code", type=room_code, nargs="?", help="the room to get back into")
+    add_bot_commands(actions)
+    for action in (join, watch, resume):
+        _add_display(action)
     return parser
 
 
+def _add_display(action: argparse.ArgumentParser) -> None:
+    action.add_argument(
+        "--plain",
+        action="store_true",
+        help="line mode: typed commands and printed news, for scripts and screen readers",
+    )
+    action.add_argument(
+        "--ascii", action="store_true", help="letters instead of suit symbols (c d h s)"
+    )
+
+
 def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    defaults = Settings()
     create = actions.add_parser(
         "create", help="open a room and host it", description="Open a room; you host it."
     )
@@ -108,6 +156,15 @@ def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"the game to race: {', '.join(VARIANT_KEYS)}",
     )
     create.add_argument("--name", type=player_name, required=True, help="your name in the room")
+    add_room_settings(create)
+    add_bots_option(create)
+    _add_display(create)
+
+
+def add_room_settings(command: argparse.ArgumentParser) -> None:
+    """The settings a command that opens a room takes."""
+    defaults = Settings()
+    create = command
     create.add_argument(
         "--deal",
         type=bounded(1, MAX_DEAL_NUMBER),
@@ -117,9 +174,9 @@ def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     create.add_argument(
         "--players",
         type=bounded(1, MAX_PLAYERS),
-        default=defaults.max_players,
         metavar="N",
-        help=f"seats in the room, 1-{MAX_PLAYERS} (default: {defaults.max_players})",
+        help=f"seats in the room, 1-{MAX_PLAYERS} (default: {defaults.max_players},"
+        " or you and your bots)",
     )
     create.add_argument(
         "--time-limit",
@@ -151,6 +208,78 @@ def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="S",
         help=f"seconds from all ready to the start, 1-30 (default: {defaults.countdown_s})",
     )
+
+
+def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``bot`` (a bot that joins or creates a room) and ``practice`` (you against bots)."""
+    bot = actions.add_parser(
+        "bot",
+        help="seat a bot in a room",
+        description="A bot joins a room (or creates one), races once, prints the results.",
+    )
+    bot.add_argument("code", type=room_code, nargs="?", help="the room code to join")
+    bot.add_argument(
+        "--create", dest="variant", choices=VARIANT_KEYS, metavar="GAME", help="open a room"
+    )
+    bot.add_argument(
+        "--name",
+        type=player_name,
+        default=f"Bot {secrets.randbelow(900) + 100}",
+        help="the bot's name (default: Bot and three digits)",
+    )
+    bot.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="greedy",
+        help="greedy: cards home first, then moves that show or empty; random: any of those",
+    )
+    bot.add_argument(
+        "--speed",
+        dest="bot_speed",
+        type=speed,
+        default=DEFAULT_BOT_SPEED,
+        metavar="MOVES_PER_S",
+        help=f"moves a second, at most {MAX_BOT_SPEED:g} (default: {DEFAULT_BOT_SPEED:g})",
+    )
+    add_room_settings(bot)
+    practice = actions.add_parser(
+        "practice",
+        help="race bots alone",
+        description="A solo race against bots on a fresh deal.",
+    )
+    practice.add_argument("variant", choices=VARIANT_KEYS, metavar="GAME", help="the game")
+    practice.add_argument("--name", type=player_name, default="You", help="your name")
+    add_room_settings(practice)
+    add_bots_option(practice, default=2)
+    _add_display(practice)
+
+
+def add_bots_option(command: argparse.ArgumentParser, default: int = 0) -> None:
+    command.add_argument(
+        "--bots",
+        type=bounded(0, MAX_PLAYERS - 1),
+        default=default,
+        metavar="K",
+        help=f"bots to seat in the room (default: {default})",
+    )
+    command.add_argument(
+        "--bot-speed",
+        type=speed,
+        default=DEFAULT_BOT_SPEED,
+        metavar="S",
+        help=f"moves a second for each bot (default: {DEFAULT_BOT_SPEED})",
+    )
+
+
+def speed(text: str) -> float:
+    """An argparse type: moves a second, above 0 and at most `MAX_BOT_SPEED`."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= MAX_BOT_SPEED:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_BOT_SPEED}")
+    return value
 
 
 def bounded(low: int, high: int) -> Callable[[str], int]:

@@ -62,4 +62,4 @@ def parse_command(line: str) -> Command:
     try:
         return Command("move", Move.parse(text))
     except InvalidMove as error:
-        raise CommandError(f"{error} (type help for the commands)") from None
+        raise CommandError(f"{error}. Type help for the commands") from None

@@ -29,7 +29,8 @@ from protocol import (
 from protocol.limits import MAX_SERVER_FRAME
 
 CONNECT_TIMEOUT_S = 10.0
-RECONNECT_ATTEMPTS = 8
+RECONNECT_FOR_S = 180.0
+"""How long a dropped client keeps trying to get back before it gives up."""
 MAX_BACKOFF_S = 5.0
 CLIENT_NAME = "solrace-cli"
 
@@ -105,15 +106,27 @@ def _decode(frame: str | bytes) -> ServerMessage:
 async def reconnect(
     url: str,
     first_delay_s: float = 0.0,
-    attempts: int = RECONNECT_ATTEMPTS,
+    *,
+    on_retry: Callable[[float], None] | None = None,
+    give_up_after_s: float = RECONNECT_FOR_S,
+    open_connection: Callable[[str], Awaitable[Connection]] = Connection.open,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Connection | None:
-    """A new connection after a drop, retrying with doubling waits; ``None`` if none comes."""
-    delay = first_delay_s
-    for _ in range(attempts):
+    """A new connection after a drop, retrying with doubling waits (at most
+    `MAX_BACKOFF_S` apart) for ``give_up_after_s``; ``None`` if none comes.
+
+    ``on_retry`` hears the seconds spent so far after each failed attempt.
+    """
+    started, delay = clock(), first_delay_s
+    while True:
         await sleep(delay)
         try:
-            return await Connection.open(url)
+            return await open_connection(url)
         except ConnectFailed:
-            delay = min(MAX_BACKOFF_S, max(0.25, delay * 2))
-    return None
+            waited = clock() - started
+            if waited >= give_up_after_s:
+                return None
+            if on_retry is not None:
+                on_retry(waited)
+            delay = min(MAX_BACKOFF_S, max(0.25, delay * 2), give_up_after_s - waited)

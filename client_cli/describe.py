@@ -50,10 +50,22 @@ def describe(event: RoomEvent, room: RoomSnapshot, you: int | None) -> str | Non
 
 
 def describe_error(request: ClientMessage, error: Error) -> str:
-    """A refused request, naming what was refused and why."""
-    what = f"move {request.move!r}" if isinstance(request, MakeMove) else request.type
+    """A refused request, naming what was refused and why, as a sentence."""
+    if isinstance(request, MakeMove):
+        what = f"The move {request.move}"
+    else:
+        what = f"Your {request.type} request"
     detail = f": {error.message}" if error.message else ""
-    return f"{what} refused ({error.code.value}){detail}"
+    return sentence(f"{what} was refused ({error.code.value}){detail}")
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter and a full stop, for screen readers."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _who(room: RoomSnapshot, seat: int, you: int | None) -> str:
@@ -82,7 +94,9 @@ def _host(event: HostChanged, room: RoomSnapshot, you: int | None) -> str:
 
 
 def _spectators(event: SpectatorCount, room: RoomSnapshot, you: int | None) -> str:
-    return f"Spectators: {event.count}."
+    if event.count == 1:
+        return "1 spectator is watching."
+    return f"{event.count} spectators are watching."
 
 
 def _settings(event: SettingsChanged, room: RoomSnapshot, you: int | None) -> str:
@@ -120,7 +134,7 @@ def _progress(event: ProgressMade, room: RoomSnapshot, you: int | None) -> str |
     total = find_variant(room.variant).total
     name = player_name(room, event.seat)
     moves = "1 move" if event.moves == 1 else f"{event.moves} moves"
-    return f"{name}: {event.progress}/{total} cards home, {moves}."
+    return f"{name} has {event.progress} of {total} cards home after {moves}."
 
 
 def _finished(event: PlayerFinished, room: RoomSnapshot, you: int | None) -> str:

@@ -12,6 +12,10 @@ from engine.cards import RANKS, SUITS
 from protocol import BoardView, PlayerInfo, PlayerResult, RaceOver, RankReason, RoomSnapshot
 
 EMPTY = "--"
+MAX_PILE_ROWS = 12
+"""More piles than this are laid out side by side."""
+LINE_WIDTH = 80
+PILE_GAP = "   "
 
 PLACED_BY: dict[RankReason, str] = {
     "outcome": "did not win",
@@ -31,10 +35,7 @@ def render(board: BoardView) -> str:
     if note:
         lines.append(f"   {note}")
     lines += _stock_lines(board, rules)
-    width = len(f"t{len(board.tableau)}")
-    for index, pile in enumerate(board.tableau):
-        cards = " ".join(pile) if pile else EMPTY
-        lines.append(f"{f't{index + 1}':<{width}}  {cards}")
+    lines += _pile_lines(board.tableau)
     return "\n".join(lines)
 
 
@@ -83,6 +84,25 @@ def format_clock(ms: int) -> str:
     """``m:ss``, rounded up, for time left on a running clock."""
     seconds = (max(0, ms) + 999) // 1000
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _pile_lines(tableau: tuple[tuple[str, ...], ...]) -> list[str]:
+    """One pile a line; past `MAX_PILE_ROWS` piles, side by side in rows of
+    `LINE_WIDTH` characters at most (Little Billie's 26 fans take 7 rows)."""
+    width = len(f"t{len(tableau)}")
+    cells = [
+        f"{f't{index + 1}':<{width}}  {' '.join(pile) if pile else EMPTY}"
+        for index, pile in enumerate(tableau)
+    ]
+    if len(cells) <= MAX_PILE_ROWS:
+        return cells
+    cell_width = max(map(len, cells))
+    per_row = max(1, (LINE_WIDTH + len(PILE_GAP)) // (cell_width + len(PILE_GAP)))
+    padded = [cell.ljust(cell_width) for cell in cells]
+    return [
+        PILE_GAP.join(padded[start : start + per_row]).rstrip()
+        for start in range(0, len(padded), per_row)
+    ]
 
 
 def _headline(board: BoardView, rules: Rules) -> str:

@@ -7,9 +7,12 @@ a time, and a command that talks to the server waits for its reply, so moves
 go out in order, each with the version the previous one produced.
 
 When the connection drops (or the server announces ``going_away``) the reader
-reconnects with backoff, resumes with the token and the last event seq, and
-resends every request still waiting for a reply. A resent move keeps its
-``move_id``, so the server never applies it twice.
+reconnects with backoff for minutes, resumes with the token and the last
+event seq, and resends every request still waiting for a reply. A resent
+move keeps its ``move_id``, so the server never applies it twice. While it
+reconnects, a typed request is queued without waiting for its reply (one
+move at most, since the next would need the version the first produces) and
+the player is told so; nothing typed is dropped without a word.
 """
 
 from __future__ import annotations
@@ -23,20 +26,22 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
-from client_cli import statefile
 from client_cli._countdown import count_down
+from client_cli._digest import Digest
+from client_cli._outage import Outage
 from client_cli._pending import Pending
+from client_cli._records import Records
+from client_cli._requests import FINAL_CLOSES, server_error, what, word_request
 from client_cli._watch_link import watch_link
-from client_cli.commands import HELP, CommandError, parse_command
-from client_cli.connection import ConnectFailed, Connection, reconnect
-from client_cli.describe import describe_error
+from client_cli.commands import HELP, WORDS, CommandError, parse_command
+from client_cli.connection import ConnectFailed, Connection
+from client_cli.describe import describe_error, sentence
+from client_cli.statefile import SavedSession
 from client_cli.tracker import Tracker
 from engine import Move
 from protocol import (
     ClientMessage,
-    CloseCode,
     CreateRoom,
-    EndRace,
     Error,
     ErrorCode,
     GoingAway,
@@ -44,9 +49,6 @@ from protocol import (
     JoinRoom,
     MakeMove,
     ProtocolError,
-    Ready,
-    RequestRematch,
-    Resign,
     Resume,
     Resumed,
     ServerMessage,
@@ -58,33 +60,53 @@ Write = Callable[[str], None]
 Entry = Callable[[int], CreateRoom | JoinRoom | Resume]
 """Builds the request that enters the room, given its request id."""
 
-FINAL_CLOSES: dict[int, str] = {
-    CloseCode.REPLACED: "Your seat was resumed from another connection.",
-    CloseCode.BAD_VERSION: "The server does not speak this client's protocol version.",
-    CloseCode.POLICY: "The server closed the connection: too many requests.",
-}
-
 
 class Session:
-    def __init__(self, server: str, write: Write, state_file: Path | None = None) -> None:
-        self.server, self.write, self.state_file = server, write, state_file
+    SUMMARISES_PROGRESS = True
+    """Opponents' progress is written as summary lines (a front end with a live
+    panel of every racer turns this off)."""
+
+    def __init__(self, server: str, write: Write, records: Path | None = None) -> None:
+        """``records``: the directory of resume records (``None``: keep none)."""
+        self.server, self.write = server, write
+        self.records = Records(records, server)
         self.tracker = Tracker()
+        self.digest = Digest()
         self.pending = Pending()
         self.conn: Connection | None = None
         self.reader: asyncio.Task[None] | None = None
         self.ticker: asyncio.Task[None] | None = None
-        self.retry_in_s = 0.0
+        self.flusher: asyncio.Task[None] | None = None
+        self.outage = Outage(write)
         self.name = ""
         """The player's name, to take a seat again if a dropped lobby seat was freed."""
+        self.news = asyncio.Event()
+        """Set after every message from the server, for code that waits on the room."""
+        self.last_reply: ServerMessage | None = None
+        """The reply to the last request answered."""
+
+    @property
+    def reconnecting(self) -> bool:
+        """The connection is down and being reopened."""
+        return self.outage.active
+
+    def resume_from(self, saved: SavedSession) -> Entry:
+        """Enter by resuming a saved seat (its record is removed if the token is refused)."""
+        self.tracker.code, self.tracker.seat = saved.code, saved.seat
+        return lambda id_: Resume(id=id_, token=saved.token, last_seq=saved.last_seq)
 
     async def run(self, entry: Entry, lines: AsyncIterator[str]) -> int:
         """Connect, enter the room, then take commands until ``quit``; the exit status."""
         try:
             self.conn = await Connection.open(self.server)
         except ConnectFailed as error:
-            self.write(str(error))
+            self.write(sentence(str(error)))
             return 1
         self.reader = asyncio.create_task(self._read())
+        if self.SUMMARISES_PROGRESS:
+            self.flusher = asyncio.create_task(
+                self.digest.flush(self.tracker.progress_news, self.write)
+            )
         commands: asyncio.Task[None] | None = None
         try:
             if not await self._enter(entry):
@@ -95,12 +117,16 @@ class Session:
         finally:
             await self._close(commands)
 
+    def completions(self) -> list[str]:
+        """What a typed line may complete to: the command words, then the legal moves."""
+        return [*WORDS, *self.tracker.move_texts()]
+
     async def execute(self, line: str) -> bool:
         """Carry out one typed line; False when it asks to quit."""
         try:
             command = parse_command(line)
         except CommandError as error:
-            self.write(str(error))
+            self.write(sentence(str(error)))
             return True
         word = command.word
         if word == "quit":
@@ -112,7 +138,7 @@ class Session:
         elif word == "sync":
             await self.sync()
         elif word:
-            await self.call(self._request(word))
+            await self.call(word_request(word, self.pending.next_id()))
         return True
 
     async def move(self, move: Move) -> None:
@@ -123,6 +149,12 @@ class Session:
             return
         if tracker.version is None:
             self.write("No race is running.")
+            return
+        if self.reconnecting and self._move_waiting():
+            self.write(
+                f"Not connected, and a move is already waiting to be sent: type {move.format()}"
+                " again once your board is back."
+            )
             return
         request = MakeMove(
             id=self.pending.next_id(),
@@ -135,27 +167,25 @@ class Session:
             await self.sync()
 
     async def sync(self) -> None:
+        if self.reconnecting:
+            self.write("Not connected: your board will be shown once the connection is back.")
+            return
         self.tracker.expect_snapshot()
         await self.call(Sync(id=self.pending.next_id()))
 
     async def call(self, request: ClientMessage) -> ServerMessage | None:
-        """Send a request and wait for its reply; ``None`` if the connection is gone for good."""
+        """Send a request and wait for its reply; ``None`` if the connection is gone for
+        good, or if it is down now: then the request is queued and sent once it is back."""
         future = self.pending.add(request)
+        if self.reconnecting:
+            self.write(f"Not connected: {what(request)} will be sent once the connection is back.")
+            return None
         await self._send(request)
         assert self.reader is not None
         either: set[asyncio.Future[Any]] = {future, self.reader}
         await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-        return future.result() if future.done() else None
-
-    def _request(self, word: str) -> ClientMessage:
-        request_id = self.pending.next_id()
-        if word in ("ready", "unready"):
-            return Ready(id=request_id, ready=word == "ready")
-        if word == "resign":
-            return Resign(id=request_id)
-        if word == "end":
-            return EndRace(id=request_id)
-        return RequestRematch(id=request_id)
+        self.last_reply = future.result() if future.done() else None
+        return self.last_reply
 
     def _local_text(self, word: str) -> str:
         if word == "help":
@@ -177,12 +207,10 @@ class Session:
         if isinstance(reply, Resumed) and self.tracker.room is None:
             await self.sync()
         if isinstance(reply, Joined | Resumed | Snapshot):
-            self._save()
             return True
         if isinstance(reply, Error) and reply.code == ErrorCode.AUTH_BAD_TOKEN:
             self.write("That seat is gone; join the room again.")
-            if self.state_file is not None:
-                statefile.forget(self.state_file)
+            self.records.forget(self.tracker)
         return False
 
     async def _commands(self, lines: AsyncIterator[str]) -> None:
@@ -213,19 +241,25 @@ class Session:
             link = watch_link(self.server, message.code)
             lines.insert(min(2, len(lines)), f"Watch it in a browser: {link}")
         if isinstance(message, Error):
-            lines.append(describe_error(request, message) if request else _server_error(message))
+            lines.append(describe_error(request, message) if request else server_error(message))
         if isinstance(message, GoingAway):
-            self.retry_in_s = message.reconnect_in_ms / 1000
-        for line in lines:
-            self.write(line)
-        if isinstance(message, Joined):
-            self._save()
+            self.outage.retry_in_s = message.reconnect_in_ms / 1000
+        if self.SUMMARISES_PROGRESS:
+            lines += self.digest.due(self.tracker.progress_news)
+        self.show(message, request, lines)
+        self.records.update(self.tracker)
         if future is not None and not future.done():
             future.set_result(message)
         self._watch_countdown()
+        self.news.set()
         if isinstance(request, Resume) and isinstance(message, Error):
             return await self._rejoin()
         return True
+
+    def show(self, message: ServerMessage, request: ClientMessage | None, lines: list[str]) -> None:
+        """Show what one message changed: here its lines; a full-screen front end redraws."""
+        for line in lines:
+            self.write(line)
 
     async def _rejoin(self) -> bool:
         """The resume was refused: a lobby seat is freed when its connection drops,
@@ -247,14 +281,15 @@ class Session:
         if final is not None or self.tracker.token is None:
             self.write(final or "The connection was closed.")
             return False
-        self.write("Connection lost; reconnecting...")
-        conn = await reconnect(self.server, self.retry_in_s)
-        self.retry_in_s = 0.0
+        conn = await self.outage.reopen(self.server)
         if conn is None:
-            self.write("Could not reconnect. Try later: solrace resume")
+            self.outage.give_up(request for request, _ in self.pending.waiting.values())
             return False
         await self._resume_on(conn)
         return True
+
+    def _move_waiting(self) -> bool:
+        return any(isinstance(request, MakeMove) for request, _ in self.pending.waiting.values())
 
     async def _resume_on(self, conn: Connection) -> None:
         """Resume on the new connection, then resend what was waiting for a reply."""
@@ -281,25 +316,12 @@ class Session:
             self.ticker.cancel()
             self.ticker = None
 
-    def _save(self) -> None:
-        tracker = self.tracker
-        if self.state_file is None or tracker.token is None or tracker.code is None:
-            return
-        saved = statefile.SavedSession(
-            self.server, tracker.code, tracker.token, tracker.seat, tracker.last_seq
-        )
-        statefile.save(self.state_file, saved)
-
     async def _close(self, commands: asyncio.Task[None] | None) -> None:
-        for task in (commands, self.ticker, self.reader):
+        for task in (commands, self.ticker, self.flusher, self.reader):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        self._save()
+        self.records.close(self.tracker)
         if self.conn is not None:
             await self.conn.close()
-
-
-def _server_error(error: Error) -> str:
-    return f"Server error ({error.code.value}): {error.message}"

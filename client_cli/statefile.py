@@ -1,19 +1,22 @@
-"""The small file that lets ``solrace resume`` get back into a room.
+"""Resume records: what lets ``solrace resume`` get back into a room.
 
-It holds the room's resume token, which is the only key to the seat, so it
-is written readable by its owner alone, and replaced atomically so a crash
-never leaves half a file.
+There is one record per (server, room, seat), each in its own file, so two
+clients on one machine never overwrite each other's seat. A record holds the
+room's resume token, the only key to the seat, so it is readable by its
+owner alone and replaced atomically so a crash never leaves half a file. A
+record is removed when its race ends or its seat is left.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-FILE_NAME = "session.json"
+SUFFIX = ".json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,15 +28,26 @@ class SavedSession:
     """``None`` for a spectator."""
     last_seq: int = 0
 
+    def describe(self) -> str:
+        place = "watching" if self.seat is None else f"seat {self.seat + 1}"
+        return f"room {self.code}, {place}, on {self.server}"
 
-def state_path(environ: Mapping[str, str] = os.environ) -> Path:
-    """``$XDG_STATE_HOME/solrace/session.json``, else under ``~/.local/state``."""
+
+def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """``$XDG_STATE_HOME/solrace/rooms``, else under ``~/.local/state``."""
     base = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "solrace" / FILE_NAME
+    return Path(base) / "solrace" / "rooms"
+
+
+def record_path(directory: Path, server: str, code: str, seat: int | None) -> Path:
+    """The file of one (server, room, seat); the server is named by a digest."""
+    host = hashlib.sha256(server.encode()).hexdigest()[:12]
+    place = "watch" if seat is None else f"seat{seat + 1}"
+    return directory / f"{code}-{place}-{host}{SUFFIX}"
 
 
 def load(path: Path) -> SavedSession | None:
-    """The saved session, or ``None`` when there is none or it cannot be read."""
+    """The record in ``path``, or ``None`` when there is none or it cannot be read."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return SavedSession(
@@ -47,7 +61,22 @@ def load(path: Path) -> SavedSession | None:
         return None
 
 
-def save(path: Path, session: SavedSession) -> None:
+def load_all(directory: Path) -> list[SavedSession]:
+    """Every readable record, by room code, seat, then server."""
+    try:
+        paths = sorted(directory.glob("*" + SUFFIX))
+    except OSError:
+        return []
+    found = [saved for path in paths if (saved := load(path)) is not None]
+    return sorted(found, key=_order)
+
+
+def _order(saved: SavedSession) -> tuple[str, int, str]:
+    return saved.code, -1 if saved.seat is None else saved.seat, saved.server
+
+
+def save(directory: Path, session: SavedSession) -> None:
+    path = record_path(directory, session.server, session.code, session.seat)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -56,5 +85,5 @@ def save(path: Path, session: SavedSession) -> None:
     temporary.replace(path)
 
 
-def forget(path: Path) -> None:
-    path.unlink(missing_ok=True)
+def forget(directory: Path, server: str, code: str, seat: int | None) -> None:
+    record_path(directory, server, code, seat).unlink(missing_ok=True)

@@ -27,6 +27,8 @@ from protocol import (
     GoingAway,
     Joined,
     MoveOk,
+    PlayerFinished,
+    ProgressMade,
     RaceOver,
     RaceStarted,
     Rematch,
@@ -52,6 +54,10 @@ class Tracker:
         """Spectators: each player's latest version and board, by seat."""
         self.recent: list[EventFrame] | None = []
         """Events seen while a snapshot is awaited (always, until a room is known)."""
+        self.results: RaceOver | None = None
+        """The last race's results, once it is over."""
+        self.progress_news: dict[int, str] = {}
+        """Other players' latest progress line, by seat, not yet shown (see `_digest`)."""
 
     def expect_snapshot(self) -> None:
         """A snapshot was asked for: keep events until it comes."""
@@ -108,10 +114,16 @@ class Tracker:
             return "Spectators have no moves."
         if self.board is None:
             return "No board yet: the race has not started."
-        moves = [move.format() for move in visible_moves(self.board)]
+        moves = self.move_texts()
         if not moves:
             return "No move changes this board."
         return f"{len(moves)} moves: " + ", ".join(moves)
+
+    def move_texts(self) -> list[str]:
+        """The moves the player's board allows now, as text (none for a spectator)."""
+        if self.seat is None or self.board is None or self.board.outcome != "playing":
+            return []
+        return [move.format() for move in visible_moves(self.board)]
 
     def _joined(self, message: Joined) -> list[str]:
         self.code, self.token, self.seat = message.code, message.token, message.seat
@@ -139,9 +151,10 @@ class Tracker:
 
     def _resumed(self, message: Resumed) -> list[str]:
         self.code, self.seat = message.code, message.seat
-        if message.board is not None:
-            self.board, self.version = message.board, message.version
-        return [f"Back in room {message.code}."]
+        if message.board is None:
+            return [f"Back in room {message.code}."]
+        self.board, self.version = message.board, message.version
+        return [f"Back in room {message.code}. Your board:", render(message.board)]
 
     def _event(self, frame: EventFrame) -> list[str]:
         if isinstance(frame.event, BoardShown):
@@ -157,6 +170,11 @@ class Tracker:
         before, event = self.room, frame.event
         self.room = apply_event(before, event)
         text = describe(event, before, self.seat)
+        if isinstance(event, ProgressMade) and text is not None:
+            self.progress_news[event.seat] = text
+            return []
+        if isinstance(event, PlayerFinished):
+            self.progress_news.pop(event.seat, None)
         lines = [] if text is None else [text]
         if isinstance(event, RaceStarted):
             lines += self._started(event)
@@ -184,6 +202,8 @@ class Tracker:
 
     def _over(self, event: RaceOver) -> list[str]:
         assert self.room is not None
+        self.results = event
+        self.progress_news.clear()
         rules = find_variant(self.room.variant)
         deal = self.room.settings.deal_number
         lines = [render_ranking(event, rules.total)]

@@ -12,10 +12,12 @@ from engine.rules import Rules
 from engine.state import GameState
 from engine.status import Outcome, outcome, progress
 from engine.variants import VARIANT_KEYS, find_variant
+from engine.visible import PLACEHOLDER, game_from_view
 
 __all__ = [
     "DEAL_ALGO_VERSION",
     "HIDDEN_CARD",
+    "PLACEHOLDER",
     "VARIANT_KEYS",
     "EngineError",
     "GameState",
@@ -32,6 +34,7 @@ __all__ = [
     "apply",
     "find_variant",
     "from_bytes",
+    "game_from_view",
     "legal_moves",
     "new_game",
     "outcome",

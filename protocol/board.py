@@ -56,3 +56,21 @@ class BoardView(Model):
             progress=view.progress,
             total=view.total,
         )
+
+    def to_view(self) -> View:
+        """The engine's `View` of this board; ``engine.game_from_view`` of it
+        lists the moves the board allows (see docs/protocol.md)."""
+        return View(
+            variant=self.variant,
+            tableau=self.tableau,
+            foundations=self.foundations,
+            stock=self.stock,
+            waste=self.waste,
+            reserve=self.reserve,
+            reserve_hidden=self.reserve_hidden,
+            passes_left=self.passes_left,
+            base_rank=self.base_rank,
+            outcome=self.outcome,
+            progress=self.progress,
+            total=self.total,
+        )

@@ -35,6 +35,8 @@ class ErrorCode(StrEnum):
     """No room has this code (it may have expired)."""
     ROOM_FULL = "room/full"
     """Every seat (or every spectator place) is taken."""
+    ROOM_NAME_TAKEN = "room/name-taken"
+    """A seated player already has this name (compared ignoring case); pick another."""
     ROOM_WRONG_PHASE = "room/wrong-phase"
     """The request is not allowed in the room's current phase."""
     ROOM_NOT_HOST = "room/not-host"

@@ -128,6 +128,8 @@ def join(room: Room, name: str, role: Role) -> tuple[int | None, Transition]:
         room = replace(room, spectators=room.spectators + 1)
         return None, Transition(room, (events.SpectatorCount(count=room.spectators),))
     require_phase(room, "lobby")
+    if any(player.name.casefold() == name.casefold() for player in room.players):
+        raise RoomError(ErrorCode.ROOM_NAME_TAKEN, f"a player in this room is already named {name}")
     taken = {player.seat for player in room.players}
     free = [seat for seat in range(room.settings.max_players) if seat not in taken]
     if not free:

@@ -8,6 +8,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from client_cli.session import Entry, Session
+from protocol import JoinRoom
+from server.clock import ManualClock
+from tests.server._client import Client, count_down
 
 TIMEOUT_S = 10.0
 
@@ -61,3 +64,25 @@ class Terminal:
     async def _typed(self) -> AsyncIterator[str]:
         while (line := await self.lines.get()) is not None:
             yield line
+
+
+async def ready_and_go(
+    clock: ManualClock, last: Terminal, *others: Terminal, countdown_s: int = 1
+) -> None:
+    """The `last` player says ready; the server's clock runs the countdown out; all see GO."""
+    await last.type("ready", expect="race 1 starts in")
+    clock.advance(countdown_s * 1000)
+    for terminal in (last, *others):
+        await terminal.wait_for("Race 1: GO!")
+
+
+async def start_when_counting_down(url: str, code: str, clock: ManualClock) -> None:
+    """Watch room `code` until its countdown begins, then move the server's clock to the start
+    (for races whose players are all bots, which say ready by themselves)."""
+    watcher = await Client.open(url, clock)
+    try:
+        joined = await watcher.call(JoinRoom, code=code, name="clock", role="spectator")
+        assert joined.type == "joined", joined
+        await count_down(watcher)
+    finally:
+        await watcher.close()

@@ -9,6 +9,7 @@ import pytest
 
 from client_cli.__main__ import entry_request, run
 from client_cli.args import DEFAULT_SERVER, build_parser, parse_args
+from client_cli.session import Session
 from client_cli.statefile import SavedSession
 from protocol import CreateRoom, JoinRoom, Resume, Settings
 
@@ -60,6 +61,12 @@ def test_join_watch_and_resume() -> None:
         ("join ABC10O --name Bob", "a room code is 6 letters and digits"),
         ("join K7PQ2M --name " + "n" * 25, "a name is 1 to 24 printable characters"),
         ("", "the following arguments are required: ACTION"),
+        ("bot", "give a room CODE to join, or --create GAME, not both"),
+        ("bot K7PQ2M --create little-forty", "give a room CODE to join, or --create GAME"),
+        ("bot K7PQ2M --speed 0", "must be above 0 and at most 10"),
+        ("bot K7PQ2M --strategy smart", "invalid choice: 'smart'"),
+        ("create little-forty --name Ada --bots 2 --players 2", "leaves no seat for you"),
+        ("practice little-forty --bots 8", "must be from 0 to 7, not 8"),
     ],
 )
 def test_bad_arguments_exit_with_a_usage_message(
@@ -71,6 +78,37 @@ def test_bad_arguments_exit_with_a_usage_message(
     assert complaint in capsys.readouterr().err
 
 
+def test_bots_practice_and_resume_by_room() -> None:
+    practice = parse_args(["practice", "little-billie"])
+    assert (practice.action, practice.name, practice.variant) == (
+        "practice",
+        "You",
+        "little-billie",
+    )
+    assert (practice.bots, practice.settings.max_players, practice.settings.deal_number) == (
+        2,
+        3,
+        None,
+    )
+    hosted = parse_args(["create", "little-forty", "--name", "Ada", "--bots", "3"])
+    assert (hosted.bots, hosted.settings.max_players, hosted.bot_speed) == (3, 4, 1.0)
+    assert parse_args(["create", "little-forty", "--name", "Ada"]).settings.max_players == 4
+    joining = parse_args(
+        ["bot", "k7pq2m", "--name", "Robo", "--strategy", "random", "--speed", "4"]
+    )
+    assert (joining.code, joining.variant, joining.strategy, joining.bot_speed) == (
+        "K7PQ2M",
+        "",
+        "random",
+        4.0,
+    )
+    creating = parse_args(["bot", "--create", "little-forty", "--players", "3"])
+    assert (creating.variant, creating.settings.max_players) == ("little-forty", 3)
+    assert creating.name.startswith("Bot ")
+    assert isinstance(entry_request(creating)(1), CreateRoom)
+    assert parse_args(["resume", "k7pq2m"]).code == "K7PQ2M"
+
+
 def test_help_names_every_action_and_the_default_server() -> None:
     text = build_parser().format_help()
     for word in ("create", "join", "watch", "resume", DEFAULT_SERVER, "solrace join ABC234"):
@@ -78,17 +116,36 @@ def test_help_names_every_action_and_the_default_server() -> None:
 
 
 def test_each_action_enters_the_room_its_way() -> None:
-    create = entry_request(parse_args(["create", "little-forty", "--name", "Ada"]), None)(1)
+    create = entry_request(parse_args(["create", "little-forty", "--name", "Ada"]))(1)
     assert isinstance(create, CreateRoom) and (create.id, create.name) == (1, "Ada")
-    watch = entry_request(parse_args(["watch", "K7PQ2M"]), None)(2)
+    watch = entry_request(parse_args(["watch", "K7PQ2M"]))(2)
     assert watch == JoinRoom(id=2, code="K7PQ2M", name="spectator", role="spectator")
     saved = SavedSession("ws://h:1", "K7PQ2M", "t" * 24, 1, last_seq=17)
-    resume = entry_request(parse_args(["resume"]), saved)(3)
+    resume = Session("ws://h:1", print).resume_from(saved)(3)
     assert resume == Resume(id=3, token="t" * 24, last_seq=17)
 
 
 async def test_resume_without_a_saved_room_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert await run(parse_args(["resume"]), tmp_path / "session.json") == 1
-    assert "No saved room to resume" in capsys.readouterr().out
+    assert await run(parse_args(["resume"]), tmp_path) == 1
+    assert "No saved seat to resume" in capsys.readouterr().out
+    assert await run(parse_args(["resume", "abc234"]), tmp_path) == 1
+    assert "No saved seat for room ABC234" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "create little-forty --name Ada",
+        "join ABC234 --name Bob",
+        "watch ABC234",
+        "resume",
+        "practice little-billie",
+    ],
+)
+def test_full_screen_by_default_plain_and_ascii_on_request(line: str) -> None:
+    default = parse_args(shlex.split(line))
+    assert (default.plain, default.ascii) == (False, False)
+    chosen = parse_args([*shlex.split(line), "--plain", "--ascii"])
+    assert (chosen.plain, chosen.ascii) == (True, True)

@@ -26,5 +26,5 @@ def test_a_blank_line_is_nothing() -> None:
 
 @pytest.mark.parametrize("text", ["t99x", "t3", "x1 t2", "t0 t1", "hello there you"])
 def test_typos_are_refused_locally_with_a_hint(text: str) -> None:
-    with pytest.raises(CommandError, match="type help"):
+    with pytest.raises(CommandError, match="Type help for the commands"):
         parse_command(text)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from client_cli.connection import ConnectFailed, Connection, reconnect
+from client_cli.connection import (
+    MAX_BACKOFF_S,
+    RECONNECT_FOR_S,
+    ConnectFailed,
+    Connection,
+    reconnect,
+)
 from protocol import Error, ErrorCode, Welcome, decode_client, encode
 
 Handler = Callable[[ServerConnection], Awaitable[None]]
@@ -62,13 +69,36 @@ async def test_a_refused_or_unanswered_hello_fails_cleanly(
             await Connection.open(url)
 
 
-async def test_reconnect_gives_up_when_nobody_answers() -> None:
+class _Outage:
+    """A server that stays down: a fake clock advanced by the reconnect's own sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.attempts: list[float] = []
+        self.heard: list[float] = []
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    async def open(self, url: str) -> Connection:
+        self.attempts.append(self.now)
+        raise ConnectFailed(f"cannot connect to {url}")
+
+
+async def test_reconnect_keeps_trying_with_backoff_for_minutes_then_gives_up() -> None:
     with pytest.raises(ConnectFailed, match="cannot connect"):
         await Connection.open("ws://127.0.0.1:1")
-    waits: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waits.append(seconds)
-
-    assert await reconnect("not a url", attempts=3, sleep=sleep) is None
-    assert waits == [0.0, 0.25, 0.5]
+    down = _Outage()
+    gone = await reconnect(
+        "ws://127.0.0.1:1",
+        on_retry=down.heard.append,
+        open_connection=down.open,
+        sleep=down.sleep,
+        clock=lambda: down.now,
+    )
+    assert gone is None
+    assert down.attempts[0] == 0.0 and down.attempts[-1] == RECONNECT_FOR_S >= 120
+    gaps = [later - earlier for earlier, later in itertools.pairwise(down.attempts)]
+    assert gaps[:5] == [0.25, 0.5, 1.0, 2.0, 4.0]
+    assert max(gaps) == MAX_BACKOFF_S
+    assert down.heard == down.attempts[:-1]

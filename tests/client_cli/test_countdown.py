@@ -16,7 +16,7 @@ async def test_each_second_before_the_start_is_written_on_time() -> None:
         said.append((clock["now"], text))
 
     await count_down(13_000, lambda: clock["now"], write, sleep)
-    assert said == [(11_000, "2..."), (12_000, "1...")]
+    assert said == [(11_000, "Starting in 2 seconds."), (12_000, "Starting in 1 second.")]
 
 
 async def test_a_countdown_already_over_says_nothing() -> None:

@@ -39,12 +39,12 @@ from tests.client_cli._samples import board, room
         (
             ProgressMade(seat=1, progress=1, moves=1, outcome="playing"),
             0,
-            "Bob: 1/104 cards home, 1 move.",
+            "Bob has 1 of 104 cards home after 1 move.",
         ),
         (
             ProgressMade(seat=1, progress=8, moves=20, outcome="playing"),
             None,
-            "Bob: 8/104 cards home, 20 moves.",
+            "Bob has 8 of 104 cards home after 20 moves.",
         ),
         (
             PlayerFinished(seat=1, outcome="won", at_ms=9, elapsed_ms=83456),
@@ -92,10 +92,11 @@ def test_refusals_name_the_request_and_the_reason() -> None:
     move = MakeMove(id=4, move="w t3", move_id="m1", expected_version=0)
     illegal = Error(id=4, code=ErrorCode.MOVE_ILLEGAL, message="Jc does not go on 4s")
     assert (
-        describe_error(move, illegal) == "move 'w t3' refused (move/illegal): Jc does not go on 4s"
+        describe_error(move, illegal)
+        == "The move w t3 was refused (move/illegal): Jc does not go on 4s."
     )
     busy = Error(id=5, code=ErrorCode.SERVER_BUSY)
-    assert describe_error(Sync(id=5), busy) == "sync refused (server/busy)"
+    assert describe_error(Sync(id=5), busy) == "Your sync request was refused (server/busy)."
 
 
 def test_a_move_that_changes_nothing_says_which_count_to_give() -> None:
@@ -105,4 +106,6 @@ def test_a_move_that_changes_nothing_says_which_count_to_give() -> None:
         " to move part of it give a count, e.g. t1:3 t10"
     )
     pointless = Error(id=6, code=ErrorCode.MOVE_NO_EFFECT, message=hint, version=3)
-    assert describe_error(move, pointless) == f"move 't1 t10' refused (move/no-effect): {hint}"
+    assert describe_error(move, pointless) == (
+        f"The move t1 t10 was refused (move/no-effect): {hint}."
+    )

@@ -46,6 +46,14 @@ def test_little_billie_with_cards_home() -> None:
     assert_snapshot("little_billie", shown)
 
 
+@pytest.mark.parametrize("variant", engine.VARIANT_KEYS)
+@pytest.mark.parametrize("seed", [b"deal:1", b"deal:2", b"deal:3"])
+def test_every_board_fits_twenty_lines_of_eighty_columns(variant: str, seed: bytes) -> None:
+    lines = render(board(variant, seed)).splitlines()
+    assert len(lines) <= 20
+    assert max(map(len, lines)) <= 80
+
+
 def test_double_canfield_40_shows_base_rank_and_reserve() -> None:
     shown = render(board("double-canfield-40"))
     assert "reserve " in shown and "(+39 face down)" in shown

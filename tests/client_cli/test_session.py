@@ -11,11 +11,12 @@ import pytest
 
 import engine
 from client_cli import statefile
+from client_cli._resume import pick_record
 from client_cli.session import Session
-from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Resume, Settings
+from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
-from tests.client_cli._driver import Terminal
+from tests.client_cli._driver import Terminal, ready_and_go
 
 OpenTerminal = Callable[..., Awaitable[Terminal]]
 QUICK = {"countdown_s": 1, "time_limit_s": 60}
@@ -40,8 +41,10 @@ async def _host(
     return host
 
 
-async def _join(terminals: list[Terminal], url: str, code: str, role: str = "player") -> Terminal:
-    guest = Terminal(url)
+async def _join(
+    terminals: list[Terminal], url: str, code: str, role: str = "player", state: Path | None = None
+) -> Terminal:
+    guest = Terminal(url, state)
     terminals.append(guest)
     name = "Bob" if role == "player" else "Eve"
     guest.start(lambda id_: JoinRoom(id=id_, code=code, name=name, role=role))  # type: ignore[arg-type]
@@ -53,16 +56,8 @@ async def _race_alone(
     terminals: list[Terminal], url: str, clock: ManualClock, state: Path | None = None
 ) -> Terminal:
     ada = await _host(terminals, url, "little-forty", state, deal_number=7)
-    await _ready_and_go(clock, ada)
+    await ready_and_go(clock, ada)
     return ada
-
-
-async def _ready_and_go(clock: ManualClock, last: Terminal, *others: Terminal) -> None:
-    """The `last` player says ready; the server's clock runs the countdown out; all see GO."""
-    await last.type("ready", expect="race 1 starts in")
-    clock.advance(QUICK["countdown_s"] * 1000)
-    for terminal in (last, *others):
-        await terminal.wait_for("Race 1: GO!")
 
 
 def _code(terminal: Terminal) -> str:
@@ -74,7 +69,7 @@ def _code(terminal: Terminal) -> str:
 async def test_two_players_race_resign_and_check_the_seed(
     terminals: list[Terminal], server_url: str, clock: ManualClock, tmp_path: Path
 ) -> None:
-    ada = await _host(terminals, server_url, "little-forty", tmp_path / "ada.json", deal_number=7)
+    ada = await _host(terminals, server_url, "little-forty", tmp_path, deal_number=7)
     assert "Room " in ada.text and "public deal 7" in ada.text and "not ready  (you)" in ada.text
     bob = await _join(terminals, server_url, _code(ada))
     await ada.wait_for("Bob joined as #2.")
@@ -85,15 +80,17 @@ async def test_two_players_race_resign_and_check_the_seed(
     for player in (ada, bob):
         started = await player.wait_for("Race 1: GO!")
         assert "Little Forty: 0/104 cards home" in started
+    [saved] = statefile.load_all(tmp_path)
+    assert (saved.code, saved.seat, saved.token) == (_code(ada), 0, ada.session.tracker.token)
 
     first = engine.legal_moves(engine.new_game("little-forty", b"deal:7"))[0].format()
     assert first in await ada.type("moves", expect="moves: ")
-    assert "cannot read move 't99x'" in await ada.type("t99x", expect="type help")
-    await ada.type("w t3", expect="move 'w t3' refused (move/illegal)")
+    assert "Cannot read move 't99x'" in await ada.type("t99x", expect="Type help")
+    await ada.type("w t3", expect="The move w t3 was refused (move/illegal)")
     await ada.type(first, expect="cards home")
-    await bob.wait_for("Ada: 0/104 cards home, 1 move.")
+    await bob.wait_for("Ada has 0 of 104 cards home after 1 move.")
     await bob.type("draw", expect="waste 3, top")
-    await ada.wait_for("Bob: 0/104 cards home, 1 move.")
+    await ada.wait_for("Bob has 0 of 104 cards home after 1 move.")
 
     await ada.type("resign", expect="You resigned after")
     await bob.wait_for("Ada resigned after")
@@ -106,10 +103,10 @@ async def test_two_players_race_resign_and_check_the_seed(
 
     await ada.type("rematch", expect="Rematch: back to the lobby for race 2.")
     await bob.wait_for("Rematch: back to the lobby for race 2.")
+    assert statefile.load_all(tmp_path) == []
     assert await ada.quit() == 0
     assert await bob.quit() == 0
-    saved = statefile.load(tmp_path / "ada.json")
-    assert saved is not None and saved.code == _code(ada) and saved.seat == 0
+    assert statefile.load_all(tmp_path) == []
 
 
 def _pin_secret(server: RaceServer, name: str) -> None:
@@ -125,11 +122,11 @@ async def test_a_spectator_watches_boards_and_the_reveal(
     ada = await _host(terminals, server_url, "little-milligan", max_players=1)
     eve = await _join(terminals, server_url, _code(ada), role="spectator")
     assert "You are watching." in eve.text
-    await ada.wait_for("Spectators: 1.")
-    await _ready_and_go(clock, ada, eve)
+    await ada.wait_for("1 spectator is watching.")
+    await ready_and_go(clock, ada, eve)
     assert "Spectators cannot move." in await eve.type("deal", expect="cannot move")
     await ada.type("deal", expect="stock 36")
-    await eve.wait_for("Ada: ")
+    await eve.wait_for("Ada has ")
     for _ in range(50):
         if "move 1:" in await eve.type("board", expect="Ada (#1)"):
             break
@@ -180,10 +177,10 @@ async def test_a_lobby_seat_lost_with_the_connection_is_taken_again(
         while not any(done in "\n".join(ada.output[mark:]) for done in _SEATED_AGAIN):
             await asyncio.sleep(0.01)
     after = "\n".join(ada.output[mark:])
-    if "resume refused (auth/bad-token)" in after:
+    if "resume request was refused (auth/bad-token)" in after:
         assert "Taking a seat in the room again." in after
         await ada.wait_for("Share the code", mark=mark)
-    await _ready_and_go(clock, ada)
+    await ready_and_go(clock, ada)
 
 
 _SEATED_AGAIN = ("Back in room", "Taking a seat in the room again.")
@@ -192,32 +189,52 @@ _SEATED_AGAIN = ("Back in room", "Taking a seat in the room again.")
 async def test_resume_from_the_saved_file_in_a_new_session(
     terminals: list[Terminal], server_url: str, clock: ManualClock, tmp_path: Path
 ) -> None:
-    state = tmp_path / "session.json"
-    ada = await _race_alone(terminals, server_url, clock, state)
+    ada = await _race_alone(terminals, server_url, clock, tmp_path)
     await ada.type("draw", expect="waste 3, top")
     assert await ada.quit() == 0
-    saved = statefile.load(state)
-    assert saved is not None
-    again = Terminal(server_url, state)
+    [saved] = statefile.load_all(tmp_path)
+    again = Terminal(server_url, tmp_path)
     terminals.append(again)
-    again.start(lambda id_: Resume(id=id_, token=saved.token, last_seq=saved.last_seq))
-    shown = await again.wait_for("stock 61   waste 3")
-    assert "Back in room" in shown and "- racing" in shown
+    again.start(again.session.resume_from(saved))
+    shown = await again.wait_for("- racing")
+    assert "Back in room" in shown and "stock 61   waste 3" in shown
     await again.type("draw", expect="waste 6, top")
     assert again.session.tracker.version == 2
+
+
+async def test_two_players_on_one_machine_each_keep_their_own_seat(
+    terminals: list[Terminal], server_url: str, clock: ManualClock, tmp_path: Path
+) -> None:
+    ada = await _host(terminals, server_url, "little-forty", tmp_path, deal_number=7)
+    bob = await _join(terminals, server_url, _code(ada), state=tmp_path)
+    await ada.type("ready", expect="You are ready.")
+    await ready_and_go(clock, bob, ada)
+    assert await ada.quit() == 0
+    assert await bob.quit() == 0
+    saved = statefile.load_all(tmp_path)
+    assert [(record.seat, record.token) for record in saved] == [
+        (0, ada.session.tracker.token),
+        (1, bob.session.tracker.token),
+    ]
+    picked = pick_record(tmp_path, _code(ada), None, print, lambda _: "2")
+    assert picked == saved[1]
+    again = Terminal(server_url, tmp_path)
+    terminals.append(again)
+    again.start(again.session.resume_from(saved[1]))
+    await again.wait_for("- racing")
+    assert again.session.tracker.seat == 1
 
 
 async def test_a_token_that_is_no_longer_valid_is_forgotten(
     server_url: str, tmp_path: Path
 ) -> None:
-    state = tmp_path / "session.json"
-    statefile.save(state, statefile.SavedSession(server_url, "ABCDEF", "x" * 24, 0))
+    saved = statefile.SavedSession(server_url, "ABCDEF", "x" * 24, 0)
+    statefile.save(tmp_path, saved)
     output: list[str] = []
-    session = Session(server_url, output.append, state)
-    entry = lambda id_: Resume(id=id_, token="x" * 24, last_seq=0)  # noqa: E731
-    assert await session.run(entry, _no_lines()) == 1
+    session = Session(server_url, output.append, tmp_path)
+    assert await session.run(session.resume_from(saved), _no_lines()) == 1
     assert "auth/bad-token" in "\n".join(output)
-    assert not state.exists()
+    assert statefile.load_all(tmp_path) == []
 
 
 async def test_an_unreachable_server_is_reported() -> None:
@@ -228,7 +245,7 @@ async def test_an_unreachable_server_is_reported() -> None:
     session = Session(f"ws://127.0.0.1:{port}", output.append)
     entry = lambda id_: JoinRoom(id=id_, code="ABCDEF", name="Ada")  # noqa: E731
     assert await session.run(entry, _no_lines()) == 1
-    assert output[0].startswith(f"cannot connect to ws://127.0.0.1:{port}")
+    assert output[0].startswith(f"Cannot connect to ws://127.0.0.1:{port}")
 
 
 async def _no_lines() -> AsyncIterator[str]:

@@ -1,38 +1,55 @@
-"""The saved resume token: where it lives, who may read it, and bad files."""
+"""Resume records: one per (server, room, seat), readable by their owner alone."""
 
 from __future__ import annotations
 
 import stat
 from pathlib import Path
 
-from client_cli.statefile import SavedSession, forget, load, save, state_path
+from client_cli.statefile import (
+    SavedSession,
+    forget,
+    load,
+    load_all,
+    record_path,
+    save,
+    state_dir,
+)
 
 
-def test_the_path_follows_xdg_state_home(tmp_path: Path) -> None:
+def test_the_directory_follows_xdg_state_home(tmp_path: Path) -> None:
     env = {"XDG_STATE_HOME": str(tmp_path)}
-    assert state_path(env) == tmp_path / "solrace" / "session.json"
-    assert state_path({}) == Path.home() / ".local" / "state" / "solrace" / "session.json"
+    assert state_dir(env) == tmp_path / "solrace" / "rooms"
+    assert state_dir({}) == Path.home() / ".local" / "state" / "solrace" / "rooms"
 
 
-def test_a_saved_session_reads_back_and_only_its_owner_may_read_it(tmp_path: Path) -> None:
-    path = tmp_path / "deep" / "session.json"
-    for seat in (2, None):
-        saved = SavedSession("ws://h:1", "K7PQ2M", "a" * 24, seat, last_seq=9)
-        save(path, saved)
-        assert load(path) == saved
+def test_each_server_room_and_seat_has_its_own_record(tmp_path: Path) -> None:
+    records = tmp_path / "deep"
+    seats = [
+        SavedSession("ws://h:1", "K7PQ2M", "a" * 24, 0, last_seq=9),
+        SavedSession("ws://h:1", "K7PQ2M", "b" * 24, 1),
+        SavedSession("ws://h:1", "K7PQ2M", "c" * 24, None),
+        SavedSession("ws://other:2", "K7PQ2M", "d" * 24, 0),
+        SavedSession("ws://h:1", "ABC234", "e" * 24, 2),
+    ]
+    for saved in seats:
+        save(records, saved)
+    assert len(set(records.iterdir())) == 5
+    assert load_all(records) == [seats[4], seats[2], seats[0], seats[3], seats[1]]
+    path = record_path(records, "ws://h:1", "K7PQ2M", 0)
+    assert load(path) == seats[0]
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    forget(path)
-    forget(path)
-    assert load(path) is None
+    forget(records, "ws://h:1", "K7PQ2M", 0)
+    forget(records, "ws://h:1", "K7PQ2M", 0)
+    assert seats[0] not in load_all(records) and len(load_all(records)) == 4
 
 
-def test_an_unreadable_file_is_no_session(tmp_path: Path) -> None:
-    path = tmp_path / "session.json"
-    for text in (
-        "{",
-        "[]",
-        '{"server": "x"}',
-        '{"server": "x", "code": "y", "token": "z", "seat": "one"}',
+def test_an_unreadable_record_is_skipped(tmp_path: Path) -> None:
+    good = SavedSession("ws://h:1", "K7PQ2M", "a" * 24, 0)
+    save(tmp_path, good)
+    for number, text in enumerate(
+        ("{", "[]", '{"server": "x"}', '{"server": "x", "code": "y", "token": "z", "seat": "one"}')
     ):
-        path.write_text(text)
-        assert load(path) is None
+        (tmp_path / f"bad{number}.json").write_text(text)
+        assert load(tmp_path / f"bad{number}.json") is None
+    assert load_all(tmp_path) == [good]
+    assert load_all(tmp_path / "missing") == []

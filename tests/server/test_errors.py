@@ -88,6 +88,14 @@ async def test_a_full_room_refuses_a_player(connect: Connect) -> None:
     assert spectator.type == "joined" and spectator.seat is None
 
 
+async def test_a_name_already_seated_is_refused(connect: Connect) -> None:
+    ann, other = await connect(), await connect()
+    created = await ann.call(CreateRoom, variant=VARIANT, name="Ann", settings=SETTINGS)
+    await _refused(other, ErrorCode.ROOM_NAME_TAKEN, JoinRoom, code=created.code, name="ANN")
+    joined = await other.call(JoinRoom, code=created.code, name="Bob")
+    assert joined.type == "joined" and joined.seat == 1
+
+
 async def test_members_cannot_enter_another_room(connect: Connect) -> None:
     ann, bob = await connect(), await connect()
     created = await ann.call(CreateRoom, variant=VARIANT, name="Ann", settings=SETTINGS)

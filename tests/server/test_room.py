@@ -77,6 +77,14 @@ def test_full_room_refuses_a_player() -> None:
         r.join(room, "Cy", "player")
 
 
+def test_a_name_already_seated_is_refused_whatever_its_case() -> None:
+    room = _lobby("Ann", "Bob")
+    with _refused(ErrorCode.ROOM_NAME_TAKEN):
+        r.join(room, "ann", "player")
+    seat, _ = r.join(room, "Ann", "spectator")
+    assert seat is None
+
+
 def test_players_join_only_in_the_lobby() -> None:
     room = _all_ready(_lobby("Ann"))
     with _refused(ErrorCode.ROOM_WRONG_PHASE):

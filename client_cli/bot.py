@@ -1,0 +1,251 @@
+"""Bots: ordinary protocol clients that race with what a player sees.
+
+A bot is a `Session` like a person's, fed by `Bot.lines` instead of a
+keyboard: it says ``ready`` once enough players are seated (so a race never
+starts half-empty), then sends the move `strategy.choose` picks from its
+board, at most ``speed`` moves a second, and ``resign`` when no move can make
+progress. While its connection is down it waits (a move typed then would be
+queued, and the next refused). Its line source ends when the race is over,
+which ends the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from client_cli.render import render_ranking
+from client_cli.session import Entry, Session, Write
+from client_cli.strategy import Strategy, Tried, choose
+from client_cli.tracker import Tracker
+from client_cli.verify import check_race
+from engine import find_variant
+from protocol import BoardView, Error, ErrorCode, JoinRoom, ServerMessage
+
+DEFAULT_SPEED = 2.0
+"""Moves a second."""
+
+_T = TypeVar("_T")
+SLOWED_DOWN_PAUSE_S = 1.0
+"""The wait before sending again what the server refused as too many requests."""
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class BotPlan:
+    name: str
+    strategy: Strategy = "greedy"
+    speed: float = DEFAULT_SPEED
+    seats: int | None = None
+    """Say ready once this many players are seated; ``None``: every seat."""
+    seed: int = 0
+    """Seeds the random strategy."""
+
+
+class Bot:
+    def __init__(self, session: Session, plan: BotPlan, sleep: Sleep = asyncio.sleep) -> None:
+        self.session, self.plan, self.sleep = session, plan, sleep
+        self.tried: Tried = set()
+        self.rng = random.Random(plan.seed)
+        self.readied = 0
+        """The race number the bot last said ready for."""
+        self.resigned = 0
+        self.last_try: tuple[BoardView, str] | None = None
+
+    async def lines(self) -> AsyncIterator[str]:
+        """What the bot types, one line at a time, until its race is over."""
+        news = self.session.news
+        while True:
+            news.clear()
+            line = None if self.session.reconnecting else self.next_line(self.session.tracker)
+            if line == "":
+                return
+            if line is None:
+                await news.wait()
+                continue
+            yield line
+            if _slowed_down(self.session.last_reply):
+                self._undo(line)
+                await self.sleep(SLOWED_DOWN_PAUSE_S)
+            elif line not in ("ready", "resign"):
+                await self.sleep(1 / self.plan.speed)
+
+    def _undo(self, line: str) -> None:
+        """The server did not take ``line`` (too many requests): let it be sent again."""
+        if line == "ready":
+            self.readied = 0
+        elif line == "resign":
+            self.resigned = 0
+        elif self.last_try is not None:
+            self.tried.discard(self.last_try)
+
+    def next_line(self, tracker: Tracker) -> str | None:
+        """The line to type now; ``None`` to wait for news, ``""`` once the race is over."""
+        room = tracker.room
+        if room is None:
+            return None
+        if room.phase == "finished":
+            return "" if tracker.results is not None else None
+        if room.phase == "lobby":
+            return self._ready_line(tracker)
+        if room.phase == "racing":
+            return self._race_line(tracker)
+        return None
+
+    def _ready_line(self, tracker: Tracker) -> str | None:
+        room = tracker.room
+        assert room is not None
+        wanted = self.plan.seats or room.settings.max_players
+        if self.readied == room.race_no or len(room.players) < wanted:
+            return None
+        self.readied = room.race_no
+        return "ready"
+
+    def _race_line(self, tracker: Tracker) -> str | None:
+        board, room = tracker.board, tracker.room
+        assert room is not None
+        mine = [player for player in room.players if player.seat == tracker.seat]
+        if board is None or board.outcome != "playing" or not mine:
+            return None
+        if mine[0].outcome != "playing" or self.resigned == room.race_no:
+            return None
+        move = choose(board, self.tried, self.plan.strategy, self.rng)
+        if move is None:
+            self.resigned = room.race_no
+            return "resign"
+        self.last_try = (board, move.format())
+        self.tried.add(self.last_try)
+        return move.format()
+
+
+def _slowed_down(reply: ServerMessage | None) -> bool:
+    return isinstance(reply, Error) and reply.code == ErrorCode.PROTO_RATE_LIMITED
+
+
+async def run_bot(
+    server: str,
+    entry: Entry,
+    plan: BotPlan,
+    write: Write,
+    on_code: Callable[[str], None] | None = None,
+) -> int:
+    """Play one race as a bot, then write its results; the exit status.
+
+    ``on_code`` hears the room code once the bot is in. When the bot fails,
+    the last lines its session printed are written instead.
+    """
+    said: list[str] = []
+    session = Session(server, said.append)
+    code_task = asyncio.create_task(_tell_code(session, on_code))
+    try:
+        status = await session.run(entry, Bot(session, plan).lines())
+    finally:
+        code_task.cancel()
+    results = session.tracker.results
+    if status != 0 or results is None or session.tracker.room is None:
+        for line in said[-3:]:
+            write(line)
+        return status or 1
+    variant = session.tracker.room.variant
+    write(render_ranking(results, find_variant(variant).total))
+    for line in check_race(results, variant, session.tracker.room.settings.deal_number):
+        write(line)
+    return 0
+
+
+async def _tell_code(session: Session, on_code: Callable[[str], None] | None) -> None:
+    while session.tracker.code is None:
+        session.news.clear()
+        await session.news.wait()
+    if on_code is not None:
+        on_code(session.tracker.code)
+
+
+class BotTeam:
+    """Bots seated in a room the host creates, each playing one race.
+
+    Lines the host types are held back (`hold`) until every bot has its seat
+    (or has failed to take it), so the host cannot start the race alone by
+    saying ready first. Used as an async context manager: the bots stop when
+    the host's session ends.
+    """
+
+    def __init__(
+        self,
+        host: Session,
+        count: int,
+        speed: float,
+        write: Write,
+        ready_hint: str = "Type ready when you are.",
+    ) -> None:
+        self.host, self.count, self.speed, self.write = host, count, speed, write
+        self.ready_hint = ready_hint
+        self.seated = asyncio.Event()
+        self.failed = 0
+        self.task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> BotTeam:
+        if self.count:
+            self.task = asyncio.create_task(self.run())
+        else:
+            self.seated.set()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def hold(self, lines: AsyncIterator[str]) -> AsyncIterator[str]:
+        """``lines``, from the moment every bot is seated."""
+        await self.seated.wait()
+        async for line in lines:
+            yield line
+
+    async def run(self) -> None:
+        """Seat the bots once the room has a code, then let them race."""
+        code = await self._wait(lambda tracker: tracker.code)
+        bots = [
+            self._seat(code, BotPlan(f"Bot {n}", "greedy", self.speed, seed=n))
+            for n in range(1, self.count + 1)
+        ]
+        watcher = asyncio.create_task(self._watch_seats())
+        try:
+            await asyncio.gather(*bots)
+        finally:
+            watcher.cancel()
+
+    async def _watch_seats(self) -> None:
+        def all_in(tracker: Tracker) -> bool | None:
+            room = tracker.room
+            return (room is not None and len(room.players) + self.failed > self.count) or None
+
+        await self._wait(all_in)
+        self.seated.set()
+        if not self.failed:
+            self.write(f"All {self.count} bots are seated. {self.ready_hint}")
+
+    async def _wait(self, found: Callable[[Tracker], _T | None]) -> _T:
+        while (value := found(self.host.tracker)) is None:
+            self.host.news.clear()
+            await self.host.news.wait()
+        return value
+
+    async def _seat(self, code: str, plan: BotPlan) -> None:
+        said: list[str] = []
+        status = await run_bot(self.host.server, _joining(code, plan.name), plan, said.append)
+        if status != 0 and not self.seated.is_set():
+            self.failed += 1
+            self.host.news.set()
+        if status != 0:
+            self.write(f"{plan.name} stopped: " + " ".join(said[-1:]))
+
+
+def _joining(code: str, name: str) -> Entry:
+    return lambda request_id: JoinRoom(id=request_id, code=code, name=name)

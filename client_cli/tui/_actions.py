@@ -1,0 +1,165 @@
+"""What the race and lobby keys do: picks, drops, draws, sending cards home,
+readiness and the host's settings. Each request goes through the app's job queue."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from client_cli.tui.keys import Pick, drop, home_move, pick_pile, pile_of_key, stock_move
+from engine import VARIANT_KEYS
+from protocol import SetSettings, Settings
+from protocol.limits import MAX_PLAYERS
+
+if TYPE_CHECKING:
+    from client_cli.tui.app import RaceApp
+
+TIME_LIMITS = (60, 180, 300, 600, 900, 1800, 3600)
+
+
+def board_key(app: RaceApp, key: str) -> bool:
+    """Carry out a race key; False when the key means nothing on this board."""
+    tracker = app.session.tracker
+    board = tracker.board
+    if board is None or tracker.seat is None:
+        return False
+    if key == "escape":
+        app.held = None
+    elif key in ("d", " "):
+        move = stock_move(board)
+        if move is None:
+            app.note("Nothing to draw, turn over, deal or redeal now.", error=True)
+        else:
+            app.send_move(move)
+    elif key in ("h", "f"):
+        _home(app)
+    elif key == "a":
+        app.do(lambda: send_all_home(app))
+    elif key in ("w", "r"):
+        _pick_top(app, key)
+    else:
+        return _pile_key(app, key)
+    app.redraw()
+    return True
+
+
+def _home(app: RaceApp) -> None:
+    board = app.session.tracker.board
+    assert board is not None
+    move = home_move(board, app.held)
+    if move is None:
+        what = "That card" if app.held else "No card"
+        app.note(f"{what} cannot go home now.", error=True)
+    else:
+        app.send_move(move)
+
+
+def _pick_top(app: RaceApp, source: str) -> None:
+    board = app.session.tracker.board
+    assert board is not None
+    top = board.waste[-1:] if source == "w" else (board.reserve,)
+    if not top or top[0] is None:
+        app.note(f"The {'waste' if source == 'w' else 'reserve'} is empty.", error=True)
+    else:
+        app.held = Pick(source)
+
+
+def _pile_key(app: RaceApp, key: str) -> bool:
+    board = app.session.tracker.board
+    assert board is not None
+    index = pile_of_key(key, board)
+    if index is None:
+        return False
+    held = app.held
+    if held is None or (held.source == "t" and held.index == index):
+        app.held = pick_pile(held, index, board)
+    else:
+        app.send_move(drop(held, "t", index))
+    app.redraw()
+    return True
+
+
+async def send_all_home(app: RaceApp) -> None:
+    """Send home every card that can go, one ordinary move at a time, until none can
+    or the server refuses one."""
+    tracker, sent = app.session.tracker, 0
+    while tracker.board is not None and (move := home_move(tracker.board)) is not None:
+        version = tracker.version
+        await app.session.move(move)
+        if tracker.version == version:
+            return
+        sent += 1
+    if sent:
+        app.note(f"{sent} card{'s' if sent > 1 else ''} sent home.")
+    else:
+        app.note("No card can go home now.")
+
+
+def lobby_key(app: RaceApp, key: str) -> bool:
+    """Readiness for everyone; game and settings for the host."""
+    tracker = app.session.tracker
+    room, you = tracker.room, tracker.seat
+    if room is None or you is None:
+        return False
+    if key in (" ", "r"):
+        ready = any(player.seat == you and player.ready for player in room.players)
+        word = "unready" if ready else "ready"
+        app.do(lambda: app.session.execute(word))
+        return True
+    change = _setting_change(key, room.variant, room.settings, len(room.players))
+    if change is None:
+        return False
+    if room.host != you:
+        app.note("Only the host changes the game and settings.", error=True)
+    else:
+        set_settings(app, *change)
+    return True
+
+
+def _setting_change(
+    key: str, variant: str, settings: Settings, seated: int
+) -> tuple[str, Settings] | None:
+    if key == "g":
+        following = VARIANT_KEYS[(VARIANT_KEYS.index(variant) + 1) % len(VARIANT_KEYS)]
+        return following, settings
+    update: dict[str, object]
+    if key == "n":
+        update = {"deal_number": (settings.deal_number or 0) + 1}
+    elif key == "s":
+        update = {"deal_number": None}
+    elif key == "t":
+        later = [limit for limit in TIME_LIMITS if limit > settings.time_limit_s]
+        update = {"time_limit_s": later[0] if later else TIME_LIMITS[0]}
+    elif key in ("+", "-"):
+        seats = settings.max_players + (1 if key == "+" else -1)
+        update = {"max_players": max(1, seated, min(MAX_PLAYERS, seats))}
+    else:
+        return None
+    return variant, settings.model_copy(update=update)
+
+
+def set_settings(app: RaceApp, variant: str, settings: Settings) -> None:
+    session = app.session
+    app.do(
+        lambda: session.call(
+            SetSettings(id=session.pending.next_id(), variant=variant, settings=settings)
+        )
+    )
+
+
+def after_rematch(app: RaceApp) -> None:
+    """Back in the lobby after the host's rematch: move a public deal on unless the
+    host asked for the same one. A secret deal is new every race anyway."""
+    tracker, same = app.session.tracker, app.same_deal
+    app.same_deal = None
+    room = tracker.room
+    if same is None or room is None or room.host != tracker.seat:
+        return
+    number = room.settings.deal_number
+    if number is None:
+        if same:
+            app.note("A secret deal is never dealt twice: this race gets a new one.")
+        return
+    if not same:
+        set_settings(
+            app, room.variant, room.settings.model_copy(update={"deal_number": number + 1})
+        )

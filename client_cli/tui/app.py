@@ -1,0 +1,283 @@
+"""The full-screen race client: lobby, race, results and watching, on one screen.
+
+Theory of operation: a `ScreenSession` (the line-mode session with its
+requests, resends and reconnects) runs inside the app and keeps a `Tracker`
+current; every server message calls `changed`, which notes refusals and news
+and redraws the screen for the room's phase. Keys and typed lines become jobs
+on one queue, done one at a time, so each move goes out with the version the
+previous one produced. A clock tick redraws the race clock and countdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from client_cli.bot import DEFAULT_SPEED, BotTeam
+from client_cli.describe import describe_error
+from client_cli.session import Entry
+from client_cli.tui import _actions
+from client_cli.tui.glyphs import Glyphs
+from client_cli.tui.keys import Pick
+from client_cli.tui.link import ScreenSession
+from client_cli.tui.panel import URGENT_S, WARN_S, time_left_ms, warning_due
+from client_cli.tui.race import RaceScreen, WatchScreen
+from client_cli.tui.screens import (
+    ConfirmScreen,
+    HelpScreen,
+    LobbyScreen,
+    ResultsScreen,
+    View,
+    WaitScreen,
+)
+from client_cli.verify import check_race
+from engine import Move
+from protocol import (
+    BoardShown,
+    ClientMessage,
+    Error,
+    EventFrame,
+    GoingAway,
+    MakeMove,
+    MoveOk,
+    ProgressMade,
+    RaceOver,
+    Rematch,
+    Resumed,
+    ServerMessage,
+)
+
+Job = Callable[[], Awaitable[object]]
+TICK_S = 0.2
+NOTES_KEPT = 20
+READY_HINT = "Press space when you are ready."
+QUIET_EVENTS = (ProgressMade, BoardShown, RaceOver)
+"""Events the panel or the results show; they never take the message line."""
+
+CSS = """
+Screen { layout: vertical; }
+#top { height: 1; background: $boost; }
+#main { height: 1fr; }
+#board { width: 1fr; height: 1fr; padding: 0 0 0 1; }
+#panel { width: 26; height: 1fr; border-left: solid $primary; padding: 0 0 0 1; }
+#message { height: 1; padding: 0 1; }
+#moveline { height: 1; border: none; padding: 0 1; }
+#keys { height: 1; color: $text-muted; }
+#lobby, #results { height: 1fr; padding: 1 2; }
+LobbyScreen #keys, ResultsScreen #keys { height: 2; padding: 0 2; }
+HelpScreen, ConfirmScreen { align: center middle; }
+#dialog { height: auto; border: round $primary; padding: 0 1; background: $panel; }
+HelpScreen #dialog { width: 100%; }
+ConfirmScreen #dialog { width: 40; }
+"""
+
+
+class RaceApp(App[int]):
+    CSS = CSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "redraw", "Redraw", show=False)]
+
+    def __init__(
+        self,
+        server: str,
+        entry: Entry,
+        glyphs: Glyphs,
+        records: Path | None = None,
+        *,
+        bots: int = 0,
+        bot_speed: float = DEFAULT_SPEED,
+    ) -> None:
+        """``records``: the directory of resume records; ``bots``: how many bots to
+        seat in the room this app creates (keys wait until they are in)."""
+        super().__init__()
+        self.session = ScreenSession(server, self.note, self.changed, records)
+        self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
+        self.entry, self.glyphs = entry, glyphs
+        self.held: Pick | None = None
+        self.message = Text("")
+        self.over: RaceOver | None = None
+        self.checks: list[str] = []
+        self.notes: list[str] = []
+        """Every note shown, to print once the screen is gone."""
+        self.same_deal: bool | None = None
+        """After a rematch request: keep the public deal, or move on to the next."""
+        self.jobs: asyncio.Queue[Job] = asyncio.Queue()
+        self.leaving: asyncio.Queue[str | None] = asyncio.Queue()
+        """The session's typed lines: only the end (keys and the move line become jobs)."""
+        self.quitting = False
+        self.views: dict[str, View] = {}
+        self.warned: set[int] = set()
+        """The time warnings (in seconds left) given in this race."""
+
+    async def on_mount(self) -> None:
+        for name, view in (
+            ("wait", WaitScreen()),
+            ("lobby", LobbyScreen()),
+            ("race", RaceScreen()),
+            ("watch", WatchScreen()),
+            ("results", ResultsScreen()),
+        ):
+            self.views[name] = view
+            self.install_screen(view, name)
+        await self.push_screen("wait")
+        self.run_worker(self._play(), name="session")
+        self.run_worker(self._work(), name="jobs")
+        self.set_interval(TICK_S, self.tick)
+
+    async def _play(self) -> None:
+        if self.team.count:
+            self.note(f"Seating {self.team.count} bots...")
+        async with self.team:
+            status = await self.session.run(self.entry, self._until_leaving())
+        self.exit(status, return_code=status)
+
+    async def _until_leaving(self) -> AsyncIterator[str]:
+        while (line := await self.leaving.get()) is not None:
+            yield line
+
+    async def _work(self) -> None:
+        """Run the queued jobs in order, once every bot has its seat (so that saying
+        ready cannot start the race before the bots are in)."""
+        await self.team.seated.wait()
+        while True:
+            job = await self.jobs.get()
+            await job()
+
+    def do(self, job: Job) -> None:
+        """Queue a request; jobs run one after the other."""
+        self.jobs.put_nowait(job)
+
+    def action_redraw(self) -> None:
+        self.refresh(repaint=True, layout=True)
+        self.redraw()
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        """Leave the room through the session; a second request leaves at once."""
+        if self.quitting:
+            self.exit(1, return_code=1)
+        self.quitting = True
+        self.leaving.put_nowait(None)
+
+    def note(self, text: str, error: bool = False) -> None:
+        """Show one line under the board (the session's notes come here too)."""
+        self.notes = [*self.notes[-NOTES_KEPT:], text]
+        first = text.splitlines()[0] if text else ""
+        self.message = Text(first, style="bold red" if error else "")
+        self.redraw()
+
+    def changed(
+        self, message: ServerMessage, request: ClientMessage | None, lines: list[str]
+    ) -> None:
+        if isinstance(message, Error):
+            self.note(_refusal(message, request), error=True)
+        elif isinstance(message, MoveOk):
+            self.held = None
+        elif isinstance(message, EventFrame):
+            self._event(message, lines)
+        elif isinstance(message, Resumed | GoingAway) and lines:
+            self.note(lines[0])  # the end of "reconnecting...", or its start
+        self.redraw()
+
+    def _event(self, frame: EventFrame, lines: list[str]) -> None:
+        event, tracker = frame.event, self.session.tracker
+        if isinstance(event, RaceOver) and tracker.room is not None:
+            self.over, self.held = event, None
+            deal = tracker.room.settings.deal_number
+            self.checks = check_race(event, tracker.room.variant, deal, tracker.seat, tracker.board)
+        elif isinstance(event, Rematch):
+            self.over = None
+            _actions.after_rematch(self)
+        if lines and not isinstance(event, QUIET_EVENTS):
+            self.note(lines[0])
+
+    def tick(self) -> None:
+        """Redraw the clocks; ring and say so when a minute, then ten seconds, are left."""
+        room = self.session.tracker.room
+        if room is not None and room.phase != "racing":
+            self.warned.clear()
+        elif room is not None and self.session.tracker.seat is not None:
+            due = warning_due(time_left_ms(room, self.session.now_ms()), self.warned)
+            if due is not None:
+                self.warned.update(mark for mark in (WARN_S, URGENT_S) if mark >= due)
+                self.bell()
+                self.note(f"{'One minute' if due == WARN_S else 'Ten seconds'} left!", error=True)
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Show the screen of the room's phase and redraw it."""
+        if not self.views or not self.screen_stack:
+            return  # not started yet, or already closing
+        name = _screen_for(self)
+        view = self.views[name]
+        if self.screen is not view and isinstance(self.screen, View):
+            self.switch_screen(name)
+        view.refresh_view()
+
+    def board_key(self, key: str) -> bool:
+        """A key pressed on the race screen; False when it means nothing there."""
+        if key == "?":
+            self.push_screen(HelpScreen())
+            return True
+        if key == "x":
+            self.confirm_resign()
+            return True
+        return _actions.board_key(self, key)
+
+    def lobby_key(self, key: str) -> bool:
+        if key == "?":
+            self.push_screen(HelpScreen())
+            return True
+        return _actions.lobby_key(self, key)
+
+    def typed(self, line: str) -> None:
+        """A line from the move line: a move, or a command word."""
+        word = line.strip().lower()
+        if word == "quit":
+            self.action_quit()
+        elif word == "help":
+            self.push_screen(HelpScreen())
+        elif word == "resign":
+            self.confirm_resign()
+        elif word in ("board", "room"):
+            self.note("The board and the room are on the screen.")
+        elif word:
+            self.do(lambda: self.session.execute(line))
+
+    def send_move(self, move: Move) -> None:
+        self.held = None
+        self.do(lambda: self.session.move(move))
+
+    def confirm_resign(self) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.do(lambda: self.session.execute("resign"))
+
+        self.push_screen(ConfirmScreen("Resign this race?"), answered)
+
+    def rematch(self, same_deal: bool) -> None:
+        self.same_deal = same_deal
+        self.do(lambda: self.session.execute("rematch"))
+
+
+def _screen_for(app: RaceApp) -> str:
+    room = app.session.tracker.room
+    if room is None:
+        return "wait"
+    if room.phase == "lobby":
+        return "lobby"
+    if room.phase == "finished" and app.over is not None:
+        return "results"
+    return "watch" if app.session.tracker.seat is None else "race"
+
+
+def _refusal(error: Error, request: ClientMessage | None) -> str:
+    if isinstance(request, MakeMove):
+        return f"{request.move}: {error.message or error.code.value}"
+    if request is None:
+        return f"Server error ({error.code.value}): {error.message}"
+    return describe_error(request, error)

@@ -1,0 +1,34 @@
+"""The client session behind the full-screen app: the same requests, resends and
+reconnects as line mode, but each server message redraws the screen instead of
+printing lines."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from client_cli.session import Session, Write
+from protocol import ClientMessage, ServerMessage
+
+Changed = Callable[[ServerMessage, ClientMessage | None, list[str]], None]
+
+
+class ScreenSession(Session):
+    SUMMARISES_PROGRESS = False
+    """The live panel shows every racer's progress."""
+
+    def __init__(
+        self, server: str, write: Write, changed: Changed, records: Path | None = None
+    ) -> None:
+        """``records``: the directory of resume records (``None``: keep none)."""
+        super().__init__(server, write, records)
+        self.changed = changed
+
+    def show(self, message: ServerMessage, request: ClientMessage | None, lines: list[str]) -> None:
+        """The tracker has taken the message in; the app redraws from it and keeps
+        the first line of room news."""
+        self.changed(message, request, lines)
+
+    def now_ms(self) -> int:
+        """The server clock as this client estimates it; 0 before the first connection."""
+        return 0 if self.conn is None else self.conn.server_now_ms()

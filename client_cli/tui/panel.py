@@ -1,0 +1,132 @@
+"""The live side panel: the race clock and every racer's name, bar, moves and state.
+
+Pure: the room, the caller's seat and the server time in, styled lines out.
+Opponents' progress only ever changes these lines; nothing scrolls.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from client_cli.render import format_clock
+from client_cli.tui.glyphs import Glyphs
+from engine import find_variant
+from protocol import PlayerInfo, RoomSnapshot
+
+WARN_S = 60
+URGENT_S = 10
+STATES = {
+    "playing": "racing",
+    "won": "won",
+    "stuck": "stuck",
+    "resigned": "resigned",
+    "timeout": "timed out",
+}
+STATE_STYLES = {"won": "bold green", "stuck": "yellow", "resigned": "dim", "timed out": "red"}
+
+
+def state_of(player: PlayerInfo, phase: str) -> str:
+    """What a racer is doing, in words: ready or not in the lobby, then their race state."""
+    if player.away:
+        return "away"
+    if phase == "lobby":
+        return "ready" if player.ready else "not ready"
+    if phase == "countdown":
+        return "ready"
+    return STATES[player.outcome]
+
+
+def time_left_ms(room: RoomSnapshot, now_ms: int) -> int | None:
+    """Race time left, while the race runs."""
+    if room.phase != "racing" or room.start_at_ms is None:
+        return None
+    return room.start_at_ms + room.settings.time_limit_s * 1000 - now_ms
+
+
+def warning_due(left_ms: int | None, given: set[int]) -> int | None:
+    """The warning (60 or 10 seconds) whose moment has come and that was not given yet."""
+    if left_ms is None:
+        return None
+    due = [mark for mark in (URGENT_S, WARN_S) if left_ms <= mark * 1000 and mark not in given]
+    return due[0] if due else None
+
+
+def clock_line(room: RoomSnapshot, now_ms: int) -> Text:
+    """Time left, yellow under a minute and red under ten seconds; the phase otherwise."""
+    left_ms = time_left_ms(room, now_ms)
+    if left_ms is None:
+        return Text(f"Race {room.race_no}: {room.phase}", style="bold")
+    line = Text(f"{format_clock(left_ms)} left", style="bold")
+    if left_ms <= URGENT_S * 1000:
+        line.stylize("bold white on red")
+        line.append("  hurry!", style="bold red")
+    elif left_ms <= WARN_S * 1000:
+        line.stylize("bold black on yellow")
+        line.append("  1 minute", style="yellow")
+    return line
+
+
+def panel_lines(
+    room: RoomSnapshot, you: int | None, now_ms: int, glyphs: Glyphs, width: int
+) -> list[Text]:
+    """Clock, seed commitment, then two lines per racer."""
+    lines = [clock_line(room, now_ms)]
+    if room.seed_commit:
+        lines.append(Text(f"seed {room.seed_commit[: max(8, width - 6)]}", style="dim"))
+    lines.append(Text(glyphs.rule * width, style="dim"))
+    total = find_variant(room.variant).total
+    moves_width = max((len(str(player.moves)) for player in room.players), default=1)
+    for player in room.players:
+        lines += _racer(
+            room, player, you=you, total=total, glyphs=glyphs, width=width, moves_width=moves_width
+        )
+    return lines
+
+
+def _racer(
+    room: RoomSnapshot,
+    player: PlayerInfo,
+    *,
+    you: int | None,
+    total: int,
+    glyphs: Glyphs,
+    width: int,
+    moves_width: int,
+) -> list[Text]:
+    """Name and state, then a progress bar as long as every other racer's."""
+    state = state_of(player, room.phase)
+    name = player.name + (" (you)" if player.seat == you else "")
+    head = Text(name[: width - len(state) - 1], style="bold" if player.seat == you else "")
+    head.pad_right(width - len(head) - len(state))
+    head.append(state, style=STATE_STYLES.get(state, "cyan" if state == "racing" else ""))
+    count = f" {player.progress:>{len(str(total))}}/{total}"
+    moves = f" {player.moves:>{moves_width}}m"
+    bar_width = max(4, width - len(count) - len(moves))
+    filled = round(bar_width * player.progress / total)
+    bar = Text(glyphs.full * filled, style="green")
+    bar.append(glyphs.blank * (bar_width - filled), style="dim")
+    return [head, bar + Text(count) + Text(moves, style="dim")]
+
+
+BIG_DIGITS = {
+    "0": ("###", "# #", "# #", "# #", "###"),
+    "1": (" # ", "## ", " # ", " # ", "###"),
+    "2": ("###", "  #", "###", "#  ", "###"),
+    "3": ("###", "  #", "###", "  #", "###"),
+    "4": ("# #", "# #", "###", "  #", "  #"),
+    "5": ("###", "#  ", "###", "  #", "###"),
+    "6": ("###", "#  ", "###", "# #", "###"),
+    "7": ("###", "  #", "  #", "  #", "  #"),
+    "8": ("###", "# #", "###", "# #", "###"),
+    "9": ("###", "# #", "###", "  #", "###"),
+}
+
+
+def big_number(number: int, glyphs: Glyphs) -> list[str]:
+    """``number`` in digits five rows high, drawn with the bar glyph, each cell doubled."""
+    rows = []
+    for row in range(5):
+        parts = [BIG_DIGITS[digit][row] for digit in str(max(0, number))]
+        text = " ".join(parts).replace("#", glyphs.full)
+        rows.append("".join(char * 2 for char in text))
+    return rows

@@ -1,0 +1,124 @@
+"""The screens around the race: waiting to connect, the lobby, the results, help
+and confirmation. Each one redraws itself from the app's state in `refresh_view`."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.css.query import NoMatches
+from textual.events import Key
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from client_cli.tui.texts import HELP, lobby_keys, lobby_lines, results_keys, results_lines
+from engine import find_variant
+
+if TYPE_CHECKING:
+    from client_cli.tui.app import RaceApp
+
+
+class View(Screen[None]):
+    """A screen of the race app, redrawn from its state."""
+
+    @property
+    def race(self) -> RaceApp:
+        return self.app  # type: ignore[return-value]
+
+    def refresh_view(self) -> None:
+        """Redraw from the app's state; called on every change and clock tick."""
+        if self.is_mounted:
+            with contextlib.suppress(NoMatches):
+                self.draw()
+
+    def draw(self) -> None:
+        """Put the app's state on this screen's widgets."""
+
+    def on_screen_resume(self) -> None:
+        self.refresh_view()
+
+
+def key_name(event: Key) -> str:
+    """A printable key as its character (``" "`` for space), others by name (``escape``)."""
+    character = event.character
+    return character if character and character.isprintable() else event.key
+
+
+class WaitScreen(View):
+    def compose(self) -> ComposeResult:
+        yield Static("Connecting...", id="wait")
+
+    def draw(self) -> None:
+        self.query_one("#wait", Static).update(self.race.message or Text("Connecting..."))
+
+
+class LobbyScreen(View):
+    def compose(self) -> ComposeResult:
+        yield Static(id="lobby")
+        yield Static(id="message")
+        yield Static(id="keys")
+
+    def draw(self) -> None:
+        tracker = self.race.session.tracker
+        if tracker.room is None:
+            return
+        self.query_one("#lobby", Static).update(
+            Text("\n").join(lobby_lines(tracker.room, tracker.seat))
+        )
+        self.query_one("#message", Static).update(self.race.message)
+        self.query_one("#keys", Static).update(Text(lobby_keys(tracker.room, tracker.seat)))
+
+    def on_key(self, event: Key) -> None:
+        if self.race.lobby_key(key_name(event)):
+            event.stop()
+
+
+class ResultsScreen(View):
+    def compose(self) -> ComposeResult:
+        yield Static(id="results")
+        yield Static(id="message")
+        yield Static(id="keys")
+
+    def draw(self) -> None:
+        app, tracker = self.race, self.race.session.tracker
+        if tracker.room is None or app.over is None:
+            return
+        total = find_variant(tracker.room.variant).total
+        lines = results_lines(app.over, total, app.checks)
+        self.query_one("#results", Static).update(Text("\n").join(lines))
+        self.query_one("#message", Static).update(app.message)
+        self.query_one("#keys", Static).update(Text(results_keys(tracker.room, tracker.seat)))
+
+    def on_key(self, event: Key) -> None:
+        if event.character in ("m", "M"):
+            event.stop()
+            self.race.rematch(same_deal=event.character == "M")
+
+
+class HelpScreen(ModalScreen[None]):
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(HELP + "\n\nAny key closes this help.", id="help")
+
+    def on_key(self, event: Key) -> None:
+        event.stop()
+        self.dismiss()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question; `y` or Enter says yes, anything else no."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(f"{self.question}\n\ny: yes    n or Esc: no", id="question")
+
+    def on_key(self, event: Key) -> None:
+        event.stop()
+        self.dismiss(event.key in ("y", "enter"))

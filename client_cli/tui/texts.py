@@ -1,0 +1,94 @@
+"""The words of the lobby, results and help screens, as pure functions of protocol values."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from client_cli.render import format_clock, format_duration
+from client_cli.tui.panel import state_of
+from engine import find_variant
+from protocol import RaceOver, RoomSnapshot
+
+TIE_BREAKS = (
+    "Ranked: winners first by finish time; then by cards home, then by when that "
+    "count was first reached; exact ties go to the lower seat."
+)
+
+HELP = """\
+Keys on the board (Tab or : goes to the move line, Esc comes back):
+  1-9 0 b c e g ... v  pick up pile t1, t2, ... (each pile shows its key);
+                       again: one more card of the run; another pile's
+                       key puts the cards there; Esc lets go
+  w  r      pick up the waste top, the reserve top
+  f  h      send the picked card home (h with nothing picked: any card)
+  a         send every card that can go home now, one move at a time
+  d  space  draw, turn the waste over, deal or redeal
+  x         resign (asks first)      ?  this help      Ctrl+Q  quit
+The move line (Up/Down: history, Right: take the suggested move):
+  t3 t7     the run of pile 3 that fits onto pile 7
+  t3:2 t7   exactly the top two cards of pile 3 onto pile 7
+  t3 f      top of pile 3 home (t3 f5: onto foundation 5)
+  w t1  w f / r t1  r f    the waste or reserve top to pile 1, or home
+  draw  recycle  deal  redeal  ready  unready  resign  rematch  quit"""
+
+
+def lobby_lines(room: RoomSnapshot, you: int | None) -> list[Text]:
+    """The room code to share, the game and settings, every seat and its ready state."""
+    settings = room.settings
+    deal = "secret deal" if settings.deal_number is None else f"public deal {settings.deal_number}"
+    lines = [
+        Text.assemble(("Room ", "bold"), (room.code, "bold reverse"), f"  race {room.race_no}"),
+        Text(f"Share it: solrace join {room.code} --name NAME", style="dim"),
+        Text(""),
+        Text.assemble(("Game  ", "bold"), find_variant(room.variant).name, f"  ({deal})"),
+        Text(
+            f"Seats {len(room.players)}/{settings.max_players}   time limit "
+            f"{format_clock(settings.time_limit_s * 1000)}   countdown {settings.countdown_s} s"
+            f"   spectators {room.spectators}"
+        ),
+        Text(""),
+    ]
+    for player in room.players:
+        state = state_of(player, room.phase)
+        mark = "host " if player.seat == room.host else "     "
+        line = Text(f"  #{player.seat + 1} {mark}{player.name:<16} ")
+        line.append(state, style="bold green" if state == "ready" else "yellow")
+        if player.seat == you:
+            line.append("  (you)", style="bold")
+        lines.append(line)
+    return lines
+
+
+def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
+    keys = "space: ready/unready   ?: help   ctrl+q: leave"
+    if you is None:
+        keys = "watching: the race shows when it starts   ctrl+q: leave"
+    elif room.host == you:
+        keys += "\nhost: g game  n next public deal  s secret deal  t time limit  +/- seats"
+    return keys
+
+
+def results_lines(over: RaceOver, total: int, checks: list[str]) -> list[Text]:
+    """The ranking with outcome, cards home, race time and moves; then the replay checks."""
+    lines = [Text(f"Race {over.race_no} results", style="bold"), Text(TIE_BREAKS, style="dim")]
+    lines.append(Text(""))
+    for result in over.ranking:
+        style = "bold green" if result.outcome == "won" else ""
+        lines.append(
+            Text(
+                f" {result.rank}. {result.name:<16} {result.outcome:<9}"
+                f"{result.progress:>4}/{total}  {format_duration(result.elapsed_ms):>9}"
+                f"  {result.moves:>4} moves",
+                style=style,
+            )
+        )
+    lines.append(Text(""))
+    for check in checks:
+        lines.append(Text(check, style="bold red" if check.startswith("WARNING") else "green"))
+    return lines
+
+
+def results_keys(room: RoomSnapshot, you: int | None) -> str:
+    if you is not None and room.host == you:
+        return "m: rematch, new deal   M: rematch, same public deal   ctrl+q: leave"
+    return "waiting for the host to call a rematch   ctrl+q: leave"

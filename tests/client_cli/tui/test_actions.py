@@ -1,0 +1,77 @@
+"""Lobby and results keys against a real server: readiness, the host's settings, rematch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from client_cli.tui.app import RaceApp
+from protocol import CreateRoom
+from server.clock import ManualClock
+from tests.client_cli._driver import Terminal
+from tests.client_cli.tui._screen import create, join, start_race, wait_for_text, wait_until
+
+
+def room_of(app: RaceApp) -> str:
+    room = app.session.tracker.room
+    assert room is not None
+    return f"{room.variant} {room.settings.deal_number} {room.settings.time_limit_s}"
+
+
+async def test_the_host_changes_game_deal_and_time_limit_with_keys(
+    server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_text(pilot, "Little Forty  (public deal 1)")
+        await pilot.press("g")
+        await wait_for_text(pilot, "Little Milligan  (public deal 1)")
+        await pilot.press("n")
+        await wait_for_text(pilot, "(public deal 2)")
+        await pilot.press("t")
+        await wait_for_text(pilot, "time limit 30:00")
+        await pilot.press("s")
+        text = await wait_for_text(pilot, "(secret deal)")
+        assert room_of(app) == "little-milligan None 1800"
+        assert "host: g game" in text
+
+
+async def test_space_toggles_ready_and_a_guest_cannot_change_settings(
+    server_url: str, tmp_path: Path
+) -> None:
+    ada = Terminal(server_url)
+    ada.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Ada"))
+    try:
+        await ada.wait_for("Share the code")
+        code = ada.session.tracker.code
+        assert code is not None
+        bob = join(server_url, code, "Bob")
+        async with bob.run_test(size=(80, 24)) as pilot:
+            await wait_for_text(pilot, "Bob              not ready  (you)")
+            await pilot.press("space")
+            await wait_for_text(pilot, "Bob              ready  (you)")
+            await pilot.press("space")
+            await wait_for_text(pilot, "Bob              not ready  (you)")
+            await pilot.press("g")
+            text = await wait_for_text(pilot, "Only the host changes the game")
+            assert "Little Forty" in text
+            assert "host: g game" not in text
+    finally:
+        await ada.close()
+
+
+async def test_rematch_moves_a_public_deal_on_unless_asked_for_the_same(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, deal in (("m", 2), ("M", 2), ("m", 3)):
+            await start_race(pilot, app, clock)
+            await pilot.press("x", "y")
+            await wait_for_text(pilot, "results")
+            await pilot.press(key)
+            await wait_until(
+                pilot,
+                lambda deal=deal: room_of(app) == f"little-forty {deal} 900",  # type: ignore[misc]
+                f"deal {deal}",
+            )
+            await wait_for_text(pilot, f"(public deal {deal})")

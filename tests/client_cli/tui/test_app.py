@@ -1,0 +1,80 @@
+"""The full-screen client against a real race server: keys, typed moves, screens."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import engine
+from client_cli.tui.widgets import MoveLine
+from engine import VARIANT_KEYS
+from server.clock import ManualClock
+from tests.client_cli.tui._boards import deal_one, pile_rows
+from tests.client_cli.tui._screen import (
+    board_area,
+    create,
+    screen_text,
+    start_race,
+    wait_for_text,
+    wait_until,
+)
+
+
+@pytest.mark.parametrize("variant", VARIANT_KEYS)
+async def test_the_whole_board_of_every_game_is_on_an_80x24_screen_after_a_resize(
+    clock: ManualClock, server_url: str, tmp_path: Path, variant: str
+) -> None:
+    app = create(server_url, variant, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await start_race(pilot, app, clock)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        board = deal_one(variant)
+        headline = f"{engine.find_variant(variant).name}  {board.progress}/{board.total} home"
+        text = await wait_for_text(pilot, headline)
+        assert len(text.splitlines()) == 24
+        for row in pile_rows(board):
+            assert row in text, row
+        for index in range(len(board.foundations)):
+            assert f"f{index + 1} " in text
+        assert "home: " in text
+        assert "Ada (you)" in text
+        assert re.search(r"1[45]:[0-5]\d left", text)  # the client's clock runs on real time
+
+
+async def test_help_shows_the_keys_and_the_notation(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        await pilot.press("question_mark")
+        text = await wait_for_text(pilot, "t3:2 t7")
+        assert "send every card that can go home" in text
+        await pilot.press("z")
+        await wait_until(pilot, lambda: "t3:2 t7" not in screen_text(app), "help to close")
+
+
+async def test_ctrl_l_redraws_and_types_nothing(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        before = screen_text(app)
+        await pilot.press("tab", "ctrl+l")
+        await pilot.pause()
+        assert app.screen.query_one(MoveLine).value == ""
+        assert board_area(screen_text(app)) == board_area(before)
+
+
+async def test_a_server_that_cannot_be_reached_ends_the_app_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    app = create("ws://127.0.0.1:1", "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.return_code is not None, "the app to end")
+    assert app.return_code == app.return_value == 1
+    assert "Cannot connect to ws://127.0.0.1:1" in app.notes[-1]

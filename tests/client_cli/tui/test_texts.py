@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from client_cli.tui.texts import HELP, TIE_BREAKS, lobby_keys, lobby_lines, results_lines
+from protocol import Settings
+from tests.client_cli._samples import log, race_over, result, room
+
+
+def test_the_lobby_shows_the_code_game_settings_and_who_is_ready() -> None:
+    lobby = room(settings=Settings(deal_number=7, time_limit_s=300), spectators=2)
+    text = "\n".join(line.plain for line in lobby_lines(lobby, 1))
+    assert "Room K7PQ2M" in text and "solrace join K7PQ2M" in text
+    assert "Little Forty  (public deal 7)" in text
+    assert "Seats 2/4   time limit 5:00   countdown 3 s   spectators 2" in text
+    assert "#1 host Ada              ready" in text
+    assert "#2      Bob              not ready  (you)" in text
+
+
+def test_only_the_host_is_offered_the_settings_keys() -> None:
+    lobby = room()
+    assert "g game" in lobby_keys(lobby, 0)
+    assert "g game" not in lobby_keys(lobby, 1)
+    assert "watching" in lobby_keys(lobby, None)
+
+
+def test_results_show_the_tie_breaks_the_times_and_the_checks() -> None:
+    over = race_over(
+        (
+            result(1, 1, "Bob", outcome="stuck", progress=9, moves=2, log=log("t9:1 f1", "draw")),
+            result(2, 0, "Ada", progress=0, elapsed_ms=61_250),
+        )
+    )
+    lines = results_lines(over, 104, ["Seed ok", "WARNING: bad"])
+    text = [line.plain for line in lines]
+    assert text[1] == TIE_BREAKS
+    assert text[3] == " 1. Bob              stuck       9/104   0:04.000     2 moves"
+    assert text[4] == " 2. Ada              resigned    0/104   1:01.250     0 moves"
+    assert lines[-1].style == "bold red" and lines[-2].style == "green"
+
+
+def test_help_fits_the_help_box_at_80_columns() -> None:
+    assert max(len(line) for line in HELP.splitlines()) <= 74
+    assert len(HELP.splitlines()) <= 20
