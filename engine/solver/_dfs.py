@@ -37,6 +37,7 @@ class Search:
         self.expired = expired
         self.nodes = 0
         self.exhausted = False
+        self.timed_out = False
 
     def run(self, start: GameState) -> list[Move] | None:
         """A winning line, or None (then `exhausted` says whether none exists)."""
@@ -71,4 +72,6 @@ class Search:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             return True
         self.nodes += 1
-        return self.expired is not None and self.nodes % CHECK_EVERY == 0 and self.expired()
+        if self.expired is not None and self.nodes % CHECK_EVERY == 0 and self.expired():
+            self.timed_out = True
+        return self.timed_out

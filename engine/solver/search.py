@@ -69,7 +69,7 @@ def solve(state: GameState, budget: Budget) -> Verdict:
         if line is not None:
             return _won(state, line, quick.nodes)
         spent = quick.nodes
-        if budget.expired is not None and budget.expired():
+        if quick.timed_out:
             return Verdict("undecided", (), spent)
     left = None if budget.nodes is None else max(budget.nodes - spent, 1)
     full = _search(state, Game.of(rules), left, budget.expired)
