@@ -71,7 +71,9 @@ def solve(state: GameState, budget: Budget) -> Verdict:
         spent = quick.nodes
         if quick.timed_out:
             return Verdict("undecided", (), spent)
-    left = None if budget.nodes is None else max(budget.nodes - spent, 1)
+    left = None if budget.nodes is None else budget.nodes - spent
+    if left is not None and left < 1:
+        return Verdict("undecided", (), spent)
     full = _search(state, Game.of(rules), left, budget.expired)
     line = full.run(state)
     if line is not None:

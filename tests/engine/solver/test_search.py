@@ -26,10 +26,11 @@ def test_a_win_replays_through_the_engine_to_a_won_game(variant: str, deal: int)
 
 
 @pytest.mark.parametrize(("variant", "deal"), HARD_DEALS)
-def test_a_node_budget_is_never_exceeded(variant: str, deal: int) -> None:
-    verdict = solve(new_game(variant, seed(deal)), Budget(nodes=300))
+@pytest.mark.parametrize("nodes", [1, 2, 300])
+def test_a_node_budget_is_never_exceeded(variant: str, deal: int, nodes: int) -> None:
+    verdict = solve(new_game(variant, seed(deal)), Budget(nodes=nodes))
     assert verdict == Verdict("undecided", (), verdict.nodes)
-    assert verdict.nodes <= 300
+    assert verdict.nodes <= nodes
 
 
 @pytest.mark.parametrize(("variant", "deal"), HARD_DEALS)
