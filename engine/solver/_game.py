@@ -88,10 +88,12 @@ def is_won(state: GameState) -> bool:
 
 def state_key(game: Game, state: GameState) -> bytes:
     """A key equal for positions that play alike: interchangeable piles and
-    foundations in sorted order, the reserve by its size."""
+    foundations in sorted order, the reserve by its size. Where a deal puts
+    one stock card on each pile in turn, only the piles past the last one
+    the stock will reach are interchangeable."""
     piles = [bytes(pile) for pile in state.tableau]
-    if game.sort_piles or not state.stock:
-        piles.sort()
+    dealt_to = 0 if game.sort_piles else len(state.stock)
+    piles[dealt_to:] = sorted(piles[dealt_to:])
     tops = [top + 1 for top in state.foundations]
     if game.sort_foundations:
         tops.sort()
