@@ -59,9 +59,14 @@ def applies_per_second(states: list[GameState], seconds: float = 0.5) -> float:
     return done / (time.process_time() - start)
 
 
-def measure(variant: str, deals: range, budget_s: float, jobs: int) -> str:
+def measure(variant: str, deals: range, budget_s: float, jobs: int, each: bool) -> str:
+    results: list[Solved] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(solve_one, [variant] * len(deals), deals, [budget_s] * len(deals)))
+        solved = pool.map(solve_one, [variant] * len(deals), deals, [budget_s] * len(deals))
+        for deal, result in zip(deals, solved, strict=True):
+            results.append(result)
+            if each:
+                print(f"  deal {deal}: {result.verdict}, {result.seconds:.2f} s", flush=True)
     counts = Counter(result.verdict for result in results)
     share = {verdict: 100 * counts[verdict] / len(results) for verdict in VERDICTS}
     nodes_rate = sum(r.nodes for r in results) / sum(r.seconds for r in results)
@@ -81,6 +86,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="CPU seconds per deal")
     parser.add_argument("--jobs", type=int, default=1, help="deals solved at once")
     parser.add_argument("--games", nargs="+", default=list(VARIANT_KEYS), choices=VARIANT_KEYS)
+    parser.add_argument("--each", action="store_true", help="print each deal's verdict too")
     args = parser.parse_args()
     deals = range(args.first, args.first + args.deals)
     print(
@@ -92,7 +98,7 @@ def main() -> None:
         f"{'mean s':>8}{'nodes/s':>10}{'apply/s':>10}{'ratio':>7}"
     )
     for variant in args.games:
-        print(measure(variant, deals, args.budget, args.jobs), flush=True)
+        print(measure(variant, deals, args.budget, args.jobs, args.each), flush=True)
 
 
 if __name__ == "__main__":
