@@ -61,17 +61,66 @@ def fan_children(
     rules: Rules, redealer: Redealer, state: GameState, _moved: Moved = None
 ) -> list[Child]:
     targets = home_targets(rules, state)
-    children: list[Child] = []
+    moves: list[tuple[int, int]] = []
     for index, fan in enumerate(state.tableau):
         if not fan:
             continue
         spots = targets.get(fan[-1], ())
         if len(spots) == 1 and _copies_home(rules, state, fan[-1]) == rules.decks - 1:
             return [_home_child(state, index, spots[0])]
-        children += [_home_child(state, index, spot) for spot in spots]
-    if not children and state.passes < rules.redeals and any(state.tableau):
-        children.append(((REDEAL,), redealer.redealt(state), None))
-    return children
+        moves += [(index, spot) for spot in spots]
+    if moves:
+        suits = _fewest_suits(rules, state, targets, moves)
+        return [_home_child(state, i, f) for i, f in moves if state.tableau[i][-1] // 13 in suits]
+    if state.passes < rules.redeals and any(state.tableau):
+        return [((REDEAL,), redealer.redealt(state), None)]
+    return []
+
+
+def _fewest_suits(
+    rules: Rules, state: GameState, targets: dict[int, list[int]], moves: list[tuple[int, int]]
+) -> set[int]:
+    """The suits whose moves alone need trying: a closed set of suits with the
+    fewest moves now (a stubborn set, in partial-order reduction terms).
+
+    Moves of other suits use other cards and other foundations, so they
+    commute with these and cannot disable them; and none of them can make a
+    move of these suits possible that is not already among them, because a
+    set is closed: whenever a foundation of one of its suits waits for a card
+    buried in a fan, the suit of the card lying on it is in the set. So every
+    position where no move is left (a win, or a redeal point) that the full
+    set of moves reaches is still reached.
+    """
+    waiting: dict[int, list[int]] = {}
+    for card, foundations in targets.items():
+        for foundation in foundations:
+            waiting.setdefault(rules.foundation_suits[foundation] or 0, []).append(card)
+    above: dict[int, list[int]] = {}
+    for fan in state.tableau:
+        for depth in range(len(fan) - 1):
+            above.setdefault(fan[depth], []).append(fan[depth + 1] // 13)
+    best: set[int] = set(range(4))
+    best_count = len(moves)
+    for suit in range(4):
+        closed = _closed({suit}, waiting, above)
+        count = sum(1 for i, _ in moves if state.tableau[i][-1] // 13 in closed)
+        if 0 < count < best_count:
+            best, best_count = closed, count
+    return best
+
+
+def _closed(
+    suits: set[int], waiting: dict[int, list[int]], above: dict[int, list[int]]
+) -> set[int]:
+    todo = list(suits)
+    while todo:
+        suit = todo.pop()
+        for card in waiting.get(suit, ()):
+            for blocker in above.get(card, ()):
+                if blocker not in suits:
+                    suits.add(blocker)
+                    todo.append(blocker)
+    return suits
 
 
 def _copies_home(rules: Rules, state: GameState, card: int) -> int:
