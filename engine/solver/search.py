@@ -49,7 +49,7 @@ class Verdict:
     """Positions expanded."""
 
 
-QUICK_NODES = 20_000
+QUICK_NODES = 5_000
 """Positions a quick search may expand when the budget sets no node count."""
 
 
