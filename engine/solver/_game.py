@@ -73,9 +73,14 @@ def is_safe_home(rules: Rules, state: GameState, card: int, heights: list[list[i
 
     Then ``card`` has no use left in the tableau, so sending it home loses
     nothing: any line that keeps it can be played with it home instead.
+    A first card of a foundation that nothing can lie on (an Ace without
+    wrap) counts as home: it is never needed on the tableau, since a
+    foundation is always free for it.
     """
     for taker in rules.takers[card]:
         rank_height = (taker % 13 + 1 - state.base_rank) % 13 + 1
+        if rank_height == 1 and not rules.takers[taker]:
+            continue
         copies = sum(1 for height in heights[taker // 13] if height >= rank_height)
         if copies < rules.decks:
             return False

@@ -61,3 +61,11 @@ def test_with_wrap_a_base_card_is_not_safe_until_the_last_rank_is_home() -> None
     state = double_canfield(["5h"], foundations=["5c"], base_rank=5)
     rules = find_variant(state.variant)
     assert not is_safe_home(rules, state, card("5h"), home_heights(rules, state))
+
+
+def test_a_two_is_safe_home_while_aces_are_out_since_they_never_need_it() -> None:
+    rules = find_variant(MILLIGAN)
+    state = little_milligan(["2h"], foundations=["Ah"])
+    assert is_safe_home(rules, state, card("2h"), home_heights(rules, state))
+    three = little_milligan(["3h"], foundations=["2h"])
+    assert not is_safe_home(rules, three, card("3h"), home_heights(rules, three))
