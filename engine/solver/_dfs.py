@@ -6,7 +6,8 @@ a branch already searched) is never searched again; that keeps the search
 complete while the table of seen keys stops cycles and transpositions. The
 stack holds an iterator of children per level, so lines of any length fit.
 When every reachable position has been searched without a win, the start is
-proven unwinnable; when the budget runs out first, it is undecided.
+proven unwinnable; when the budget runs out first, it is undecided. A search
+runs in slices, so that two searches can take turns.
 """
 
 from __future__ import annotations
@@ -24,54 +25,57 @@ CHECK_EVERY = 16
 
 
 class Search:
+    """One search from ``start``, run in slices of positions by `run`."""
+
     def __init__(
-        self,
-        game: Game,
-        expand: Expand,
-        max_nodes: int | None,
-        expired: Callable[[], bool] | None,
+        self, game: Game, expand: Expand, start: GameState, expired: Callable[[], bool] | None
     ) -> None:
         self.game = game
         self.expand = expand
-        self.max_nodes = max_nodes
         self.expired = expired
         self.nodes = 0
+        """Positions expanded so far."""
         self.exhausted = False
+        """Every position reachable from the start was searched."""
         self.timed_out = False
+        self.seen = {state_key(game, start)}
+        self.stack: list[Iterator[Child]] = []
+        self.line: list[tuple[Move, ...]] = []
+        self.pending: tuple[GameState, Moved] | None = (start, None)
 
-    def run(self, start: GameState) -> list[Move] | None:
-        """A winning line, or None (then `exhausted` says whether none exists)."""
-        if is_won(start):
-            return []
-        seen = {state_key(self.game, start)}
-        self.nodes = 1
-        stack: list[Iterator[Child]] = [iter(self.expand(start, None))]
-        line: list[tuple[Move, ...]] = []
-        while stack:
-            step = next(stack[-1], None)
+    def run(self, limit: int) -> list[Move] | None:
+        """Search on for at most ``limit`` more positions: a winning line, or
+        None when the search is over (`exhausted`), the time is up
+        (`timed_out`) or the slice is spent."""
+        stop = self.nodes + limit
+        while True:
+            if self.pending is not None:
+                if self.nodes >= stop or self._time_is_up():
+                    return None
+                state, moved = self.pending
+                self.pending = None
+                self.nodes += 1
+                self.stack.append(iter(self.expand(state, moved)))
+            if not self.stack:
+                self.exhausted = True
+                return None
+            step = next(self.stack[-1], None)
             if step is None:
-                stack.pop()
-                if line:
-                    line.pop()
+                self.stack.pop()
+                if self.line:
+                    self.line.pop()
                 continue
             moves, state, moved = step
             key = state_key(self.game, state)
-            if key in seen:
+            if key in self.seen:
                 continue
-            seen.add(key)
-            line.append(moves)
+            self.seen.add(key)
+            self.line.append(moves)
             if is_won(state):
-                return [move for moves in line for move in moves]
-            if self._out_of_budget():
-                return None
-            stack.append(iter(self.expand(state, moved)))
-        self.exhausted = True
-        return None
+                return [move for moves in self.line for move in moves]
+            self.pending = (state, moved)
 
-    def _out_of_budget(self) -> bool:
-        if self.max_nodes is not None and self.nodes >= self.max_nodes:
-            return True
-        self.nodes += 1
+    def _time_is_up(self) -> bool:
         if self.expired is not None and self.nodes % CHECK_EVERY == 0 and self.expired():
             self.timed_out = True
         return self.timed_out

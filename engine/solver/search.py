@@ -19,7 +19,7 @@ from engine.moves import Move
 from engine.solver._children import Child, Moved, building_children
 from engine.solver._dfs import Search
 from engine.solver._fans import Redealer, fan_children
-from engine.solver._game import Game
+from engine.solver._game import Game, is_won
 from engine.state import GameState
 from engine.status import Outcome, outcome
 from engine.variants import find_variant
@@ -49,36 +49,42 @@ class Verdict:
     """Positions expanded."""
 
 
-QUICK_NODES = 5_000
-"""Positions a quick search may expand when the budget sets no node count."""
+FIRST_SLICE = 500
+"""Positions the quick search expands in its first turn; the full search's
+turns are twice as long, and both double each round."""
 
 
 def solve(state: GameState, budget: Budget) -> Verdict:
     """Search ``state`` for a winning line within ``budget``.
 
-    A quick search that tries only moves making progress at once goes first
-    (half the node budget, or `QUICK_NODES`); a full search, the only one
-    whose failure proves the game unwinnable, gets what is left.
+    In the games that build on the tableau, a quick search that tries only
+    moves making progress at once takes turns with a full search; either
+    may find a win, and only the full one, by running out of positions, may
+    prove the game unwinnable.
     """
+    if is_won(state):
+        return _won(state, [], 0)
     rules = find_variant(state.variant)
-    spent = 0
+    full = _search(state, Game.of(rules), budget.expired)
+    searches = [full]
     if rules.build is not None:
-        quick_nodes = budget.nodes // 2 if budget.nodes is not None else QUICK_NODES
-        quick = _search(state, Game.of(rules, quick=True), max(quick_nodes, 1), budget.expired)
-        line = quick.run(state)
-        if line is not None:
-            return _won(state, line, quick.nodes)
-        spent = quick.nodes
-        if quick.timed_out:
-            return Verdict("undecided", (), spent)
-    left = None if budget.nodes is None else budget.nodes - spent
-    if left is not None and left < 1:
-        return Verdict("undecided", (), spent)
-    full = _search(state, Game.of(rules), left, budget.expired)
-    line = full.run(state)
-    if line is not None:
-        return _won(state, line, spent + full.nodes)
-    return Verdict("unwinnable" if full.exhausted else "undecided", (), spent + full.nodes)
+        searches.insert(0, _search(state, Game.of(rules, quick=True), budget.expired))
+    turn = FIRST_SLICE
+    while True:
+        for search in [search for search in searches if not search.exhausted]:
+            spent = sum(search.nodes for search in searches)
+            limit = turn if search is not full else 2 * turn
+            if budget.nodes is not None:
+                limit = min(limit, budget.nodes - spent)
+            if limit < 1:
+                return Verdict("undecided", (), spent)
+            line = search.run(limit)
+            nodes = sum(search.nodes for search in searches)
+            if line is not None:
+                return _won(state, line, nodes)
+            if full.exhausted or search.timed_out:
+                return Verdict("unwinnable" if full.exhausted else "undecided", (), nodes)
+        turn *= 2
 
 
 def _won(state: GameState, line: list[Move], nodes: int) -> Verdict:
@@ -86,16 +92,14 @@ def _won(state: GameState, line: list[Move], nodes: int) -> Verdict:
     return Verdict("won", tuple(move.format() for move in line), nodes)
 
 
-def _search(
-    state: GameState, game: Game, max_nodes: int | None, expired: Callable[[], bool] | None
-) -> Search:
+def _search(state: GameState, game: Game, expired: Callable[[], bool] | None) -> Search:
     rules = game.rules
     expand: Callable[[GameState, Moved], Iterable[Child]]
     if rules.build is not None:
         expand = partial(building_children, game)
     else:
         expand = partial(fan_children, rules, Redealer(rules, state.seed))
-    return Search(game, expand, max_nodes, expired)
+    return Search(game, expand, state, expired)
 
 
 def _check_win(state: GameState, line: list[Move]) -> None:
