@@ -37,12 +37,12 @@ def building_children(game: Game, state: GameState, moved: Moved) -> Iterator[Ch
     if forced is not None:
         yield forced
         return
-    yield from _home_children(rules, state, targets, include_waste=True)
+    yield from _home_children(state, targets)
     yield from _run_children(game, state, targets, moved)
-    yield from _single_children(rules, state, "r")
-    yield from _single_children(rules, state, "w")
+    yield from _single_children(game, state, "r")
+    yield from _single_children(game, state, "w")
     if rules.stock == "draw":
-        yield from _drawn_children(rules, state, targets)
+        yield from _drawn_children(game, state, targets)
     elif rules.stock == "deal" and state.stock:
         yield (DEAL,), deal_row(state), None
 
@@ -69,10 +69,8 @@ def _tops(state: GameState, include_waste: bool) -> list[tuple[Source, int, int]
     return tops
 
 
-def _home_children(
-    rules: Rules, state: GameState, targets: Targets, include_waste: bool
-) -> Iterator[Child]:
-    for src, index, card in _tops(state, include_waste):
+def _home_children(state: GameState, targets: Targets) -> Iterator[Child]:
+    for src, index, card in _tops(state, include_waste=True):
         for foundation in targets.get(card, ()):
             yield _home_child(state, src, index, foundation)
 
@@ -180,7 +178,10 @@ def _run_child(state: GameState, src: int, count: int, dst: int) -> Child:
     return (Move("move", "t", src, count, "t", dst),), child, (dst, head)
 
 
-def _single_children(rules: Rules, state: GameState, src: Source) -> Iterator[Child]:
+def _single_children(game: Game, state: GameState, src: Source) -> Iterator[Child]:
+    """The reserve's or the waste's top onto each pile that takes it (onto one
+    empty pile only, where piles are interchangeable)."""
+    rules = game.rules
     pile = state.reserve if src == "r" else state.waste
     if not pile:
         return
@@ -191,19 +192,19 @@ def _single_children(rules: Rules, state: GameState, src: Source) -> Iterator[Ch
     for dst, target in enumerate(state.tableau):
         if not takes(rules, target, card) or (not target and empty_done):
             continue
-        empty_done = empty_done or not target
+        empty_done = game.sort_piles and (empty_done or not target)
         tableau = (*state.tableau[:dst], (*target, card), *state.tableau[dst + 1 :])
         child = _rebuilt(state, tableau, state.foundations, waste, reserve)
         yield (Move("move", src, 0, None, "t", dst),), child, None
 
 
-def _drawn_children(rules: Rules, state: GameState, targets: Targets) -> Iterator[Child]:
+def _drawn_children(game: Game, state: GameState, targets: Targets) -> Iterator[Child]:
     """Waste plays after drawing: first every one that goes home, then the rest."""
-    positions = stock_positions(rules, state)
+    positions = stock_positions(game.rules, state)
     for prefix, drawn in positions:
         for foundation in targets.get(drawn.waste[-1], ()):
             moves, child, _ = _home_child(drawn, "w", 0, foundation)
             yield (*prefix, *moves), child, None
     for prefix, drawn in positions:
-        for moves, child, _ in _single_children(rules, drawn, "w"):
+        for moves, child, _ in _single_children(game, drawn, "w"):
             yield (*prefix, *moves), child, None
