@@ -1,4 +1,5 @@
-"""``solrace-server``: run a race server, with an embedded Valkey unless ``--redis`` is given."""
+"""``solrace-server``: run a race server, with an embedded Valkey unless ``--redis`` is given;
+``solrace-server solve ...`` solves public deals instead (see `server.solve_cmd`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 import sys
 from contextlib import AsyncExitStack
 
+from server import solve_cmd
 from server.app import RaceServer
 from server.config import Config, parse_args
 from server.embedded import EmbeddedValkey
@@ -63,14 +65,16 @@ def _announce(config: Config, port: int, where: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["solve"]:
+        sys.exit(solve_cmd.main(args[1:]))
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)
-    argv = sys.argv[1:] if argv is None else argv
-    config = parse_args(argv)
+    config = parse_args(args)
     if config.workers > 1:
-        sys.exit(asyncio.run(run_workers(config, argv)))
+        sys.exit(asyncio.run(run_workers(config, args)))
     try:
         import uvloop  # noqa: PLC0415 (optional: the fast loop where it is installed)
     except ImportError:

@@ -26,7 +26,10 @@ async def test_practice_seats_the_bots_before_ready_counts_then_races_to_the_res
         await run_countdown(pilot, app, clock)
         assert tracker.room is not None
         names = [player.name for player in tracker.room.players]
-        assert names[0] == "Ada" and sorted(names[1:]) == ["Bot 1", "Bot 2"]  # bots seat in any order
+        assert names[0] == "Ada" and sorted(names[1:]) == [
+            "Bot 1",
+            "Bot 2",
+        ]  # bots seat in any order
         assert app.team.seated.is_set() and app.team.failed == 0
         text = await wait_for_text(pilot, "Bot 2")
         assert "Bot 1" in text and "Ada (you)" in text

@@ -1,0 +1,111 @@
+"""What the search needs to know about a variant, computed once per solve."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine._foundation import next_card
+from engine.rules import Rules
+from engine.state import EMPTY, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    rules: Rules
+    sort_piles: bool
+    """Tableau piles are interchangeable (no deal puts a card on a given pile)."""
+    sort_foundations: bool
+    """Foundations are all of one kind (any suit, one direction)."""
+    keep_passes: bool
+    """Passes used change what is left to do (they are limited)."""
+    quick: bool = False
+    """Try only moves that make progress at once: fast to a win, but never
+    a proof that there is none."""
+
+    @classmethod
+    def of(cls, rules: Rules, quick: bool = False) -> Game:
+        alike = len(set(zip(rules.foundation_suits, rules.foundation_down, strict=True))) == 1
+        return cls(
+            rules=rules,
+            sort_piles=rules.stock != "deal",
+            sort_foundations=alike and rules.foundation_suits[0] is None,
+            keep_passes=rules.passes is not None,
+            quick=quick,
+        )
+
+
+def home_targets(rules: Rules, state: GameState) -> dict[int, list[int]]:
+    """Each card some foundation takes now, with one foundation per distinct result."""
+    targets: dict[int, list[int]] = {}
+    kinds: set[tuple[bool, int, int | None]] = set()
+    for index, top in enumerate(state.foundations):
+        kind = (rules.foundation_down[index], top, rules.foundation_suits[index])
+        if kind in kinds:
+            continue
+        kinds.add(kind)
+        for card in _taken(rules, state.base_rank, index, top):
+            targets.setdefault(card, []).append(index)
+    return targets
+
+
+def _taken(rules: Rules, base_rank: int, index: int, top: int) -> list[int]:
+    start = rules.start_rank(index, base_rank)
+    if top == EMPTY:
+        suit = rules.foundation_suits[index]
+        suits = range(4) if suit is None else (suit,)
+        return [s * 13 + start - 1 for s in suits]
+    follower = next_card(rules, index, top)
+    return [] if follower % 13 + 1 == start else [follower]
+
+
+def home_heights(rules: Rules, state: GameState) -> list[list[int]]:
+    """Per suit, the height of each up foundation of that suit."""
+    heights: list[list[int]] = [[], [], [], []]
+    for index, top in enumerate(state.foundations):
+        if top != EMPTY and not rules.foundation_down[index]:
+            start = rules.start_rank(index, state.base_rank)
+            heights[top // 13].append((top % 13 + 1 - start) % 13 + 1)
+    return heights
+
+
+def is_safe_home(rules: Rules, state: GameState, card: int, heights: list[list[int]]) -> bool:
+    """Whether every card that could ever lie on ``card`` is already home.
+
+    Then ``card`` has no use left in the tableau, so sending it home loses
+    nothing: any line that keeps it can be played with it home instead.
+    A first card of a foundation that nothing can lie on (an Ace without
+    wrap) counts as home: it is never needed on the tableau, since a
+    foundation is always free for it.
+    """
+    for taker in rules.takers[card]:
+        rank_height = (taker % 13 + 1 - state.base_rank) % 13 + 1
+        if rank_height == 1 and not rules.takers[taker]:
+            continue
+        copies = sum(1 for height in heights[taker // 13] if height >= rank_height)
+        if copies < rules.decks:
+            return False
+    return True
+
+
+def is_won(state: GameState) -> bool:
+    return not (state.stock or state.waste or state.reserve or any(state.tableau))
+
+
+def state_key(game: Game, state: GameState) -> bytes:
+    """A key equal for positions that play alike: interchangeable piles and
+    foundations in sorted order, the reserve by its size. Where a deal puts
+    one stock card on each pile in turn, only the piles past the last one
+    the stock will reach are interchangeable."""
+    piles = [bytes(pile) for pile in state.tableau]
+    dealt_to = 0 if game.sort_piles else len(state.stock)
+    piles[dealt_to:] = sorted(piles[dealt_to:])
+    tops = [top + 1 for top in state.foundations]
+    if game.sort_foundations:
+        tops.sort()
+    if game.rules.stock == "deal":
+        stock = bytes((len(state.stock),))
+    else:
+        stock = bytes(state.stock) + b"\xfd" + bytes(state.waste)
+    passes = state.passes if game.keep_passes else 0
+    tail = bytes((len(state.reserve), passes))
+    return b"\xfe".join(piles) + b"\xff" + bytes(tops) + b"\xff" + stock + tail

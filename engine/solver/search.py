@@ -1,0 +1,110 @@
+"""Solving a position with every card known: won, unwinnable, or undecided.
+
+The search (see `engine.solver._dfs`) runs on engine states with its own
+lean move generation; a line it finds is then replayed through the engine's
+`apply`, and only a line the engine accepts and that ends in a won game is
+ever reported as a win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal
+
+from engine.errors import EngineError
+from engine.game import apply
+from engine.moves import Move
+from engine.solver._children import Child, Moved, building_children
+from engine.solver._dfs import Search
+from engine.solver._fans import Redealer, fan_children
+from engine.solver._game import Game, is_won
+from engine.state import GameState
+from engine.status import Outcome, outcome
+from engine.variants import find_variant
+
+Result = Literal["won", "unwinnable", "undecided"]
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a solve may run: a number of positions expanded, a check
+    called now and then that says the time is up, or both."""
+
+    nodes: int | None = None
+    expired: Callable[[], bool] | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is not None and self.nodes < 1:
+            raise EngineError("a node budget is at least 1")
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    result: Result
+    moves: tuple[str, ...] = ()
+    """The winning line in engine notation when ``result`` is ``"won"``."""
+    nodes: int = 0
+    """Positions expanded."""
+
+
+FIRST_SLICE = 500
+"""Positions the quick search expands in its first turn; the full search's
+turns are twice as long, and both double each round."""
+
+
+def solve(state: GameState, budget: Budget) -> Verdict:
+    """Search ``state`` for a winning line within ``budget``.
+
+    In the games that build on the tableau, a quick search that tries only
+    moves making progress at once takes turns with a full search; either
+    may find a win, and only the full one, by running out of positions, may
+    prove the game unwinnable.
+    """
+    if is_won(state):
+        return _won(state, [], 0)
+    rules = find_variant(state.variant)
+    full = _search(state, Game.of(rules), budget.expired)
+    searches = [full]
+    if rules.build is not None:
+        searches.insert(0, _search(state, Game.of(rules, quick=True), budget.expired))
+    turn = FIRST_SLICE
+    while True:
+        for search in [search for search in searches if not search.exhausted]:
+            spent = sum(search.nodes for search in searches)
+            limit = turn if search is not full else 2 * turn
+            if budget.nodes is not None:
+                limit = min(limit, budget.nodes - spent)
+            if limit < 1:
+                return Verdict("undecided", (), spent)
+            line = search.run(limit)
+            nodes = sum(search.nodes for search in searches)
+            if line is not None:
+                return _won(state, line, nodes)
+            if full.exhausted or search.timed_out:
+                return Verdict("unwinnable" if full.exhausted else "undecided", (), nodes)
+        turn *= 2
+
+
+def _won(state: GameState, line: list[Move], nodes: int) -> Verdict:
+    _check_win(state, line)
+    return Verdict("won", tuple(move.format() for move in line), nodes)
+
+
+def _search(state: GameState, game: Game, expired: Callable[[], bool] | None) -> Search:
+    rules = game.rules
+    expand: Callable[[GameState, Moved], Iterable[Child]]
+    if rules.build is not None:
+        expand = partial(building_children, game)
+    else:
+        expand = partial(fan_children, rules, Redealer(rules, state.seed))
+    return Search(game, expand, state, expired)
+
+
+def _check_win(state: GameState, line: list[Move]) -> None:
+    """Replay ``line`` through the engine; a line that does not win is a solver fault."""
+    for move in line:
+        state = apply(state, Move.parse(move.format()))
+    if outcome(state) != Outcome.WON:
+        raise EngineError("the solver's line does not win the game")
