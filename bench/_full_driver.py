@@ -28,6 +28,7 @@ DEALS = 8
 """Distinct deals the rooms cycle through (each with a line of `LINE_LENGTH` moves)."""
 BATCH = 25
 """Rooms opened at once."""
+BUSY_RETRY_S = 0.2
 
 
 @functools.cache
@@ -64,18 +65,27 @@ class FullBot:
         self.conn, self.line = conn, line
         self.ids = itertools.count(1)
         self.version = 0
+        self.busy = 0
+        """Requests the server answered `server/busy` (each was sent again)."""
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.started = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
 
     async def request(self, **message: Any) -> dict[str, Any]:
+        """Send a request and return its reply; `server/busy` is retried after a pause."""
+        while (reply := await self._send(message))["type"] == "error":
+            if reply["code"] != "server/busy":
+                raise RuntimeError(f"{message['type']}: {reply['code']} {reply['message']}")
+            self.busy += 1
+            await asyncio.sleep(BUSY_RETRY_S)
+        return reply
+
+    async def _send(self, message: dict[str, Any]) -> dict[str, Any]:
         request_id = next(self.ids)
         future = asyncio.get_running_loop().create_future()
         self.waiting[request_id] = future
         await self.conn.send(msgpack.packb({"id": request_id, **message}))
         reply: dict[str, Any] = await future
-        if reply["type"] == "error":
-            raise RuntimeError(f"{message['type']}: {reply['code']} {reply['message']}")
         return reply
 
     async def move(self) -> bool:

@@ -17,6 +17,7 @@ BATCH = 25
 class IdealBot:
     def __init__(self, conn: ClientConnection, seat: int) -> None:
         self.conn, self.seat, self.n = conn, seat, 0
+        self.busy = 0
         self.waiting: asyncio.Future[Any] | None = None
         self.reader = asyncio.create_task(self.read())
 

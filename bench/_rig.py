@@ -26,6 +26,7 @@ class Paced:
     sent: int
     missed: int
     exhausted: int
+    busy: int
     p50_ms: float
     p99_ms: float
     moves_per_cpu_s: float
@@ -83,6 +84,7 @@ class Rig:
             sent=sum(reply["sent"] for reply in replies),
             missed=sum(reply["missed"] for reply in replies),
             exhausted=sum(reply["exhausted"] for reply in replies),
+            busy=sum(reply["busy"] for reply in replies),
             p50_ms=percentile(latencies, 0.50),
             p99_ms=percentile(latencies, 0.99),
             moves_per_cpu_s=len(latencies) / cpu if cpu else float("nan"),

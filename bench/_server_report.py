@@ -121,10 +121,13 @@ def _shortfalls(runs: Runs) -> None:
     for name, paced in runs.paced.items():
         missed = sum(run.missed for run in paced)
         exhausted = sum(run.exhausted for run in paced)
-        if missed or exhausted:
+        busy = sum(run.busy for run in paced)
+        if missed or exhausted or busy:
             sent = sum(run.sent for run in paced)
-            print(f"  {name}: {missed} sends missed (every bot busy), {exhausted} bots out of "
-                  f"moves, of {sent} sent")  # fmt: skip
+            print(
+                f"  {name}, paced: of {sent} moves sent, {missed} more were due while every bot "
+                f"waited; {exhausted} bots ran out of moves; {busy} requests got server/busy"
+            )
 
 
 def report(runs: Runs, args: argparse.Namespace) -> None:

@@ -12,6 +12,9 @@ generators:
   ``{"sent", "missed", "exhausted", "latencies_ms"}``;
 - ``quit``.
 
+Each reply also counts the requests the server answered ``server/busy`` during the
+command (``busy``); the bots send those again after a pause.
+
 Drivers: ``ideal`` speaks the bare protocol of `bench.ideal_server`; ``full``
 speaks the real protocol (see `bench._full_driver`), and spreads each room's
 players over every ``--url`` given.
@@ -33,6 +36,9 @@ from bench._pacer import Pacer
 
 
 class Bot(Protocol):
+    busy: int
+    """Requests answered `server/busy` and sent again, so far."""
+
     async def move(self) -> bool:
         """Send the next move and wait for its acknowledgement; False when out of moves."""
         ...
@@ -89,6 +95,7 @@ async def pace(bots: Sequence[Bot], rate: float, seconds: float) -> dict[str, An
 
 async def serve_commands(bots: Sequence[Bot]) -> None:
     loop = asyncio.get_running_loop()
+    busy = sum(bot.busy for bot in bots)
     while line := (await loop.run_in_executor(None, sys.stdin.readline)).split():
         reply: dict[str, Any]
         if line[0] == "saturate":
@@ -99,6 +106,7 @@ async def serve_commands(bots: Sequence[Bot]) -> None:
             return
         else:
             reply = {"error": f"unknown command {line[0]!r}"}
+        reply["busy"], busy = sum(bot.busy for bot in bots) - busy, sum(bot.busy for bot in bots)
         print(json.dumps(reply), flush=True)
 
 
