@@ -9,9 +9,10 @@ this stack, so each figure is also a ratio that holds on a busy machine:
   the full server are paced at half of it and their ack p99 compared;
 - scale-out: the same rooms and pace on two server processes, each room's players
   spread over both: moves per server CPU-second and ack p99 against one process;
-- capacity: one process holding ``--capacity-rooms`` rooms (2,500 rooms, 10,000
-  players by default): server memory per player, and ack p99 at the same pace
-  against the same process kind holding ``--rooms`` rooms.
+- capacity (with ``--capacity-rooms``; ``make bench-capacity`` gives 2,500 rooms,
+  10,000 players, which take minutes to seat): one process holding them; server
+  memory per player, and ack p99 at the same pace against the process holding
+  ``--rooms`` rooms.
 
 Every phase runs ``--repeats`` times, interleaved across the systems; figures are
 medians with the [lowest-highest] run, and ratios are taken run by run.
@@ -86,7 +87,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rooms", type=int, default=250)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--capacity-rooms", type=int, default=2500, help="0: skip capacity")
+    parser.add_argument(
+        "--capacity-rooms", type=int, default=0, help="rooms for capacity (2500); 0: skip"
+    )
     parser.add_argument("--loadgens", type=int, default=2, help="load generators for capacity")
     parser.add_argument("--saturate", type=float, default=5.0)
     parser.add_argument("--paced", type=float, default=5.0)
