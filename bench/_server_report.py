@@ -86,6 +86,7 @@ def latency_rows(runs: Runs) -> list[tuple[Row, str]]:
         (_row("server CPU us/move", _saturated(runs, names, "cpu_us_per_move")), ",.0f"),
         (_row(f"ack p50 ms {rate}", _paced(runs, names, "p50_ms")), ".2f"),
         (_row(f"ack p99 ms {rate}", _paced(runs, names, "p99_ms"), p99, p99), ".2f"),
+        (_row("server KiB per player", [[runs.kib_per_player[name]] for name in names]), ".1f"),
     ]
 
 

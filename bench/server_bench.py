@@ -35,13 +35,14 @@ from bench.loadgen import raise_open_files_limit
 from server.embedded import EmbeddedValkey
 
 CPUS = sorted(os.sched_getaffinity(0))
-PINNED = len(CPUS) >= 2
-"""With two cores or more, the servers get a core; Redis and the load generators share
-another, so runs do not depend on where the scheduler puts them."""
-SERVER_CPU, LOAD_CPU = (CPUS[0], CPUS[1]) if PINNED else (None, None)
+"""With two cores or more (and no ``--no-pin``), the servers get a core; Redis and the
+load generators share another, so runs do not depend on where the scheduler puts them.
+On a machine busy with other work, that core is shared with it: ``--no-pin`` lets the
+scheduler move every process to whichever core is free."""
 
 
 def start_rigs(url: str, args: argparse.Namespace, stack: contextlib.ExitStack) -> dict[str, Rig]:
+    server_cpu = CPUS[0] if args.pin else None
     rooms = range(args.rooms)
     plan: list[tuple[str, str, int, range, int]] = [
         ("ideal", "ideal", 1, rooms, 1),
@@ -60,7 +61,7 @@ def start_rigs(url: str, args: argparse.Namespace, stack: contextlib.ExitStack) 
             rooms=some_rooms,
             players=args.players,
             loadgens=loadgens,
-            cpu=SERVER_CPU,
+            cpu=server_cpu,
         )
         stack.callback(rig.stop)
         rigs[name] = rig
@@ -94,10 +95,12 @@ def main() -> None:
     parser.add_argument("--saturate", type=float, default=5.0)
     parser.add_argument("--paced", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-pin", dest="pin", action="store_false")
     args = parser.parse_args()
+    args.pin = args.pin and len(CPUS) >= 2
     raise_open_files_limit()
-    if LOAD_CPU is not None:
-        os.sched_setaffinity(0, {LOAD_CPU})
+    if args.pin:
+        os.sched_setaffinity(0, {CPUS[1]})
     with tempfile.TemporaryDirectory() as data:
         valkey = EmbeddedValkey(Path(data))
         url = valkey.start()
@@ -105,7 +108,7 @@ def main() -> None:
             runs = measure(url, args)
         finally:
             valkey.stop()
-    where = "servers pinned to one core, Redis and load to the other" if PINNED else "one core"
+    where = "servers pinned to one core, Redis and load to the other" if args.pin else "unpinned"
     print(f"{args.players} players a room, loopback, {where}; {args.repeats} runs each")
     report(runs, args)
 
