@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -110,7 +111,8 @@ class LoadGen:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.send("quit")
+            with contextlib.suppress(BrokenPipeError):
+                self.send("quit")
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:

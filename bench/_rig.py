@@ -53,11 +53,18 @@ class Rig:
         cpu: int | None,
     ) -> Rig:
         prefix = f"bench{os.getpid()}:{name}:"
-        servers = [start_server(kind, redis_url, prefix, cpu) for _ in range(processes)]
-        urls = [server.url for server in servers]
-        share = -(-len(rooms) // loadgens)
-        parts = [rooms[at : at + share] for at in range(0, len(rooms), share)]
-        return cls(servers, [LoadGen(urls, kind, part, players) for part in parts])
+        servers: list[Server] = []
+        loads: list[LoadGen] = []
+        try:
+            servers += [start_server(kind, redis_url, prefix, cpu) for _ in range(processes)]
+            urls = [server.url for server in servers]
+            share = -(-len(rooms) // loadgens)
+            for at in range(0, len(rooms), share):
+                loads.append(LoadGen(urls, kind, rooms[at : at + share], players))
+            return cls(servers, loads)
+        except BaseException:
+            _stop(servers, loads)
+            raise
 
     def kib_per_player(self) -> float:
         return sum(server.kib_since_start() for server in self.servers) / self.bots
@@ -97,7 +104,11 @@ class Rig:
         return [load.reply() for load in self.loads]
 
     def stop(self) -> None:
-        for load in self.loads:
-            load.stop()
-        for server in self.servers:
-            server.stop()
+        _stop(self.servers, self.loads)
+
+
+def _stop(servers: Sequence[Server], loads: Sequence[LoadGen]) -> None:
+    for load in loads:
+        load.stop()
+    for server in servers:
+        server.stop()
