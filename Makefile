@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench deploy-check clean
+.PHONY: run test lint bench bench-capacity deploy-check clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -36,6 +36,10 @@ deploy-check: $(DEV_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The long variant: the server bench with one process holding 10,000 players.
+bench-capacity: $(STAMP)
+	$(BIN)/python -m bench.server_bench --capacity-rooms 2500
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

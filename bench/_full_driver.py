@@ -10,6 +10,7 @@ Rooms alternate between the two-deck games Little Forty and Double Canfield 40.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import random
 from collections.abc import Sequence
@@ -22,7 +23,26 @@ import engine
 from protocol import PROTOCOL_VERSION
 
 VARIANTS = ("little-forty", "double-canfield-40")
-LINE_LENGTH = 150
+LINE_LENGTH = 300
+DEALS = 8
+"""Distinct deals the rooms cycle through (each with a line of `LINE_LENGTH` moves)."""
+BATCH = 25
+"""Rooms opened at once."""
+BUSY_RETRY_S = 0.2
+
+
+@functools.cache
+def room_deals() -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """(variant, deal, line) for `DEALS` deals whose random walk reaches `LINE_LENGTH`."""
+    found: list[tuple[str, int, tuple[str, ...]]] = []
+    deal = 0
+    while len(found) < DEALS:
+        deal += 1
+        variant = VARIANTS[deal % len(VARIANTS)]
+        line = move_line(variant, deal)
+        if len(line) == LINE_LENGTH:
+            found.append((variant, deal, tuple(line)))
+    return tuple(found)
 
 
 def move_line(variant: str, deal: int) -> list[str]:
@@ -41,22 +61,31 @@ def move_line(variant: str, deal: int) -> list[str]:
 
 
 class FullBot:
-    def __init__(self, conn: ClientConnection, line: list[str]) -> None:
+    def __init__(self, conn: ClientConnection, line: Sequence[str]) -> None:
         self.conn, self.line = conn, line
         self.ids = itertools.count(1)
         self.version = 0
+        self.busy = 0
+        """Requests the server answered `server/busy` (each was sent again)."""
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.started = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
 
     async def request(self, **message: Any) -> dict[str, Any]:
+        """Send a request and return its reply; `server/busy` is retried after a pause."""
+        while (reply := await self._send(message))["type"] == "error":
+            if reply["code"] != "server/busy":
+                raise RuntimeError(f"{message['type']}: {reply['code']} {reply['message']}")
+            self.busy += 1
+            await asyncio.sleep(BUSY_RETRY_S)
+        return reply
+
+    async def _send(self, message: dict[str, Any]) -> dict[str, Any]:
         request_id = next(self.ids)
         future = asyncio.get_running_loop().create_future()
         self.waiting[request_id] = future
         await self.conn.send(msgpack.packb({"id": request_id, **message}))
         reply: dict[str, Any] = await future
-        if reply["type"] == "error":
-            raise RuntimeError(f"{message['type']}: {reply['code']} {reply['message']}")
         return reply
 
     async def move(self) -> bool:
@@ -83,33 +112,32 @@ class FullBot:
                 future.set_result(message)
 
 
-async def _open(url: str, line: list[str]) -> FullBot:
+async def _open(url: str, line: Sequence[str]) -> FullBot:
     conn = await connect(url, compression=None, max_queue=None, open_timeout=60)
     bot = FullBot(conn, line)
     await bot.request(type="hello", version=PROTOCOL_VERSION, client="bench")
     return bot
 
 
-async def _room(url: str, index: int, players: int) -> list[FullBot]:
-    variant, deal = VARIANTS[index % len(VARIANTS)], index + 1
-    line = move_line(variant, deal)
-    host = await _open(url, line)
+async def _room(urls: Sequence[str], index: int, players: int) -> list[FullBot]:
+    variant, deal, line = room_deals()[index % DEALS]
+    host = await _open(urls[0], line)
     settings = {"max_players": players, "time_limit_s": 3600, "countdown_s": 1, "deal_number": deal}
     joined = await host.request(type="create_room", variant=variant, name="host", settings=settings)
     bots = [host]
     for seat in range(1, players):
-        bot = await _open(url, line)
+        bot = await _open(urls[seat % len(urls)], line)
         await bot.request(type="join_room", code=joined["code"], name=f"bot{seat}")
         bots.append(bot)
     return bots
 
 
-async def setup(url: str, rooms: int, players: int) -> Sequence[FullBot]:
+async def setup(urls: Sequence[str], rooms: range, players: int) -> Sequence[FullBot]:
     """Open every room, seat its bots, ready them and wait for every race to start."""
     groups: list[list[FullBot]] = []
-    for first in range(0, rooms, 25):
-        batch = range(first, min(rooms, first + 25))
-        groups += await asyncio.gather(*(_room(url, index, players) for index in batch))
+    for first in range(0, len(rooms), BATCH):
+        batch = rooms[first : first + BATCH]
+        groups += await asyncio.gather(*(_room(urls, index, players) for index in batch))
     bots = [bot for group in groups for bot in group]
     await asyncio.gather(*(bot.request(type="ready", ready=True) for bot in bots))
     await asyncio.gather(*(bot.started.wait() for bot in bots))

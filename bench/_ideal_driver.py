@@ -10,11 +10,14 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
 STATE = bytes(range(120))
+BATCH = 25
+"""Rooms joined at once."""
 
 
 class IdealBot:
     def __init__(self, conn: ClientConnection, seat: int) -> None:
         self.conn, self.seat, self.n = conn, seat, 0
+        self.busy = 0
         self.waiting: asyncio.Future[Any] | None = None
         self.reader = asyncio.create_task(self.read())
 
@@ -25,6 +28,8 @@ class IdealBot:
                 self.waiting.set_result(msg)
 
     async def request(self, msg: dict[str, Any]) -> Any:
+        if self.waiting is not None and not self.waiting.done():
+            raise RuntimeError("a request is already waiting for its reply")
         self.waiting = asyncio.get_running_loop().create_future()
         await self.conn.send(msgpack.packb(msg))
         return await self.waiting
@@ -35,7 +40,10 @@ class IdealBot:
         return True
 
 
-async def setup(url: str, rooms: int, players: int) -> Sequence[IdealBot]:
+async def setup(urls: Sequence[str], rooms: range, players: int) -> Sequence[IdealBot]:
+    """Join `players` bots to each room of `rooms` on the first of `urls`."""
+    url = urls[0]
+
     async def one(room: int, seat: int) -> IdealBot:
         conn = await connect(url, compression=None, max_queue=None)
         bot = IdealBot(conn, seat)
@@ -43,6 +51,9 @@ async def setup(url: str, rooms: int, players: int) -> Sequence[IdealBot]:
         return bot
 
     bots: list[IdealBot] = []
-    for room in range(rooms):
-        bots.extend(await asyncio.gather(*(one(room, seat) for seat in range(players))))
+    for first in range(0, len(rooms), BATCH):
+        batch = rooms[first : first + BATCH]
+        bots += await asyncio.gather(
+            *(one(room, seat) for room in batch for seat in range(players))
+        )
     return bots

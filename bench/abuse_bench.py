@@ -32,7 +32,7 @@ from typing import Any
 
 from bench._abuse_victim import Player, long_lines, seat
 from bench._full_driver import LINE_LENGTH
-from bench.server_bench import cpu_seconds, read_until
+from bench._procs import cpu_seconds, read_until
 from server.embedded import EmbeddedValkey
 
 CPUS = sorted(os.sched_getaffinity(0))

@@ -1,16 +1,23 @@
 """Load generator: many bot players over loopback, in a process of its own.
 
-It connects every bot (``ready`` on stdout), waits for ``go`` on stdin (so the
-caller can read the server's memory in between), then runs two phases and
-prints one JSON line:
+It connects every bot and prints ``ready N``; then it runs one command per line
+of stdin and answers each with one JSON line on stdout, so the caller can read
+the server's memory and CPU between phases and interleave runs of several
+generators:
 
-- saturation: every bot sends its next move as soon as the last is acknowledged;
-  the figure is acknowledged moves per second;
-- paced: moves leave at a fixed total rate, spread over the bots; the figures
-  are the acknowledgement latency percentiles.
+- ``saturate SECONDS``: every bot sends its next move as soon as the last is
+  acknowledged; replies ``{"moves", "seconds"}``;
+- ``pace RATE SECONDS``: moves leave at a fixed total rate, spread over the bots,
+  a bot never having two moves in flight (see `bench._pacer`); replies
+  ``{"sent", "missed", "exhausted", "latencies_ms"}``;
+- ``quit``.
+
+Each reply also counts the requests the server answered ``server/busy`` during the
+command (``busy``); the bots send those again after a pause.
 
 Drivers: ``ideal`` speaks the bare protocol of `bench.ideal_server`; ``full``
-speaks the real protocol (see `bench._full_driver`).
+speaks the real protocol (see `bench._full_driver`), and spreads each room's
+players over every ``--url`` given.
 """
 
 from __future__ import annotations
@@ -19,32 +26,29 @@ import argparse
 import asyncio
 import gc
 import json
+import resource
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
+
+from bench._pacer import Pacer
 
 
 class Bot(Protocol):
+    busy: int
+    """Requests answered `server/busy` and sent again, so far."""
+
     async def move(self) -> bool:
         """Send the next move and wait for its acknowledgement; False when out of moves."""
         ...
 
 
-SETTLE_S = 3.0
-"""Pause between the phases, so frames still in flight from saturation drain first."""
-
-Setup = Callable[[str, int, int], Awaitable[Sequence[Bot]]]
+TICK_S = 0.001
+Setup = Callable[[Sequence[str], range, int], Awaitable[Sequence[Bot]]]
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-async def saturate(bots: Sequence[Bot], seconds: float) -> tuple[int, float]:
+async def saturate(bots: Sequence[Bot], seconds: float) -> dict[str, Any]:
     done = 0
     deadline = time.perf_counter() + seconds
 
@@ -55,58 +59,65 @@ async def saturate(bots: Sequence[Bot], seconds: float) -> tuple[int, float]:
 
     start = time.perf_counter()
     await asyncio.gather(*(loop(bot) for bot in bots))
-    return done, time.perf_counter() - start
+    return {"moves": done, "seconds": time.perf_counter() - start}
 
 
-async def paced(bots: Sequence[Bot], rate: float, seconds: float) -> list[float]:
+async def pace(bots: Sequence[Bot], rate: float, seconds: float) -> dict[str, Any]:
     latencies: list[float] = []
-    busy: set[int] = set()
+    exhausted = 0
     tasks: set[asyncio.Task[None]] = set()
-
-    async def one(index: int) -> None:
-        start = time.perf_counter()
-        if await bots[index].move():
-            latencies.append(time.perf_counter() - start)
-        busy.discard(index)
-
-    tick, sent, cursor = 0.001, 0, 0
     start = time.perf_counter()
+    pacer: Pacer[Bot] = Pacer(bots, rate, start)
+
+    async def one(bot: Bot) -> None:
+        nonlocal exhausted
+        sent = time.perf_counter()
+        if await bot.move():
+            latencies.append((time.perf_counter() - sent) * 1000)
+            pacer.done(bot)
+        else:
+            exhausted += 1
+
     while (now := time.perf_counter()) - start < seconds:
-        due = int((now - start) * rate) - sent
-        for _ in range(min(due, len(bots))):
-            for _ in range(len(bots)):
-                cursor = (cursor + 1) % len(bots)
-                if cursor not in busy:
-                    break
-            busy.add(cursor)
-            task = asyncio.create_task(one(cursor))
+        for bot in pacer.due(now):
+            task = asyncio.create_task(one(bot))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
-            sent += 1
-        await asyncio.sleep(tick)
+        await asyncio.sleep(TICK_S)
     await asyncio.gather(*tasks)
-    return latencies
+    return {
+        "sent": pacer.sent,
+        "missed": pacer.missed,
+        "exhausted": exhausted,
+        "latencies_ms": [round(value, 3) for value in latencies],
+    }
 
 
-async def run(setup: Setup, args: argparse.Namespace) -> dict[str, float]:
-    bots = await setup(args.url, args.rooms, args.players)
+async def serve_commands(bots: Sequence[Bot]) -> None:
+    loop = asyncio.get_running_loop()
+    busy = sum(bot.busy for bot in bots)
+    while line := (await loop.run_in_executor(None, sys.stdin.readline)).split():
+        reply: dict[str, Any]
+        if line[0] == "saturate":
+            reply = await saturate(bots, float(line[1]))
+        elif line[0] == "pace":
+            reply = await pace(bots, float(line[1]), float(line[2]))
+        elif line[0] == "quit":
+            return
+        else:
+            reply = {"error": f"unknown command {line[0]!r}"}
+        reply["busy"], busy = sum(bot.busy for bot in bots) - busy, sum(bot.busy for bot in bots)
+        print(json.dumps(reply), flush=True)
+
+
+async def run(setup: Setup, args: argparse.Namespace) -> None:
+    rooms = range(args.first_room, args.first_room + args.rooms)
+    bots = await setup(args.url, rooms, args.players)
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
     print(f"ready {len(bots)}", flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    done, elapsed = await saturate(bots, args.saturate)
-    print(f"saturated {done} {elapsed:.3f}", flush=True)
-    await asyncio.sleep(SETTLE_S)
-    latencies = await paced(bots, args.rate, args.paced)
-    return {
-        "bots": len(bots),
-        "moves_per_s": done / elapsed,
-        "paced_rate": args.rate,
-        "paced_moves": len(latencies),
-        "p50_ms": percentile(latencies, 0.50) * 1000,
-        "p99_ms": percentile(latencies, 0.99) * 1000,
-    }
+    await serve_commands(bots)
 
 
 def choose_setup(driver: str) -> Setup:
@@ -119,24 +130,28 @@ def choose_setup(driver: str) -> Setup:
     return full_setup
 
 
+def raise_open_files_limit() -> None:
+    """Let this process open as many sockets as the hard limit allows."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--url", required=True)
+    parser.add_argument("--url", action="append", required=True)
     parser.add_argument("--driver", choices=("ideal", "full"), required=True)
     parser.add_argument("--rooms", type=int, default=250)
+    parser.add_argument("--first-room", type=int, default=0)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--saturate", type=float, default=10.0)
-    parser.add_argument("--rate", type=float, default=1000.0)
-    parser.add_argument("--paced", type=float, default=10.0)
     args = parser.parse_args()
+    raise_open_files_limit()
     setup = choose_setup(args.driver)
     try:
         import uvloop
-
-        result = uvloop.run(run(setup, args))
     except ImportError:
-        result = asyncio.run(run(setup, args))
-    print(json.dumps(result), flush=True)
+        asyncio.run(run(setup, args))
+    else:
+        uvloop.run(run(setup, args))
 
 
 if __name__ == "__main__":

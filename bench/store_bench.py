@@ -35,6 +35,10 @@ class Figures:
     commits: int
     seconds: float
     round_trips: int
+    client_cpu_s: float
+    """CPU time of this process (the store's side: redis-py, encoding, parsing)."""
+    redis_cpu_s: float
+    """CPU time of the Redis server (the scripts and their commands)."""
 
     @property
     def rate(self) -> float:
@@ -66,14 +70,25 @@ async def measure(url: str, players: int, moves: int, *, group_commit: bool) -> 
             await store.create_room(code, b"room")
             deals = dict.fromkeys(range(SEATS_PER_ROOM), STATE)
             await store.start_race(code, 0, b"room", deals, start_at_ms=0)
-        trips_before = store.round_trips
-        started = time.perf_counter()
+        trips_before, redis_before = store.round_trips, await redis_cpu_s(url)
+        started, cpu_before = time.perf_counter(), time.process_time()
         await asyncio.gather(*(play(store, code, seat, moves) for code, seat in seats))
-        seconds = time.perf_counter() - started
-        return Figures(players * moves, seconds, store.round_trips - trips_before)
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu_before
+        redis_cpu = await redis_cpu_s(url) - redis_before
+        return Figures(players * moves, seconds, store.round_trips - trips_before, cpu, redis_cpu)
     finally:
         await store.close()
         await delete_prefix(url, prefix)
+
+
+async def redis_cpu_s(url: str) -> float:
+    """CPU seconds the Redis server has used so far (INFO cpu)."""
+    client = Redis.from_url(url)
+    try:
+        info = await client.info("cpu")
+    finally:
+        await client.aclose()
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 async def delete_prefix(url: str, prefix: str) -> None:
@@ -91,7 +106,9 @@ def report(name: str, figures: Figures) -> str:
     return (
         f"{name:>10}: {figures.commits} commits in {figures.seconds:.2f} s = "
         f"{figures.rate:,.0f} commits/s, {figures.round_trips} round trips "
-        f"({per_trip:.1f} commits per round trip)"
+        f"({per_trip:.1f} commits per round trip); CPU per commit: "
+        f"{figures.client_cpu_s / figures.commits * 1e6:.0f} us here, "
+        f"{figures.redis_cpu_s / figures.commits * 1e6:.0f} us in Redis"
     )
 
 

@@ -40,13 +40,15 @@ if version ~= tonumber(expected) then
   return {CONFLICT, version}
 end
 version = version + 1
-redis.call('HSET', player, 'state', state, 'version', version, 'outcome', outcome)
+local fields = {'state', state, 'version', version, 'outcome', outcome}
 if tonumber(record[2]) ~= tonumber(progress) then
-  redis.call('HSET', player, 'progress', progress, 'progress_at_ms', now_ms)
+  fields[7], fields[8], fields[9], fields[10] = 'progress', progress, 'progress_at_ms', now_ms
 end
 if outcome ~= PLAYING then
-  redis.call('HSET', player, 'finished_at_ms', now_ms)
+  local n = #fields
+  fields[n + 1], fields[n + 2] = 'finished_at_ms', now_ms
 end
+redis.call('HSET', player, unpack(fields))
 redis.call('RPUSH', log, entry)
 local seq = append_event(event)
 redis.call('HSET', ids, move_id, seq .. ' ' .. version)

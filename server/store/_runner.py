@@ -103,7 +103,7 @@ class ScriptRunner:
         """Send one pipeline; settle every call but those to retry after NOSCRIPT."""
         pipe = self._client.pipeline(transaction=False)
         for call in calls:
-            pipe.evalsha(call.script.sha, len(call.keys), *call.keys, *call.args)
+            pipe.execute_command("EVALSHA", call.script.sha, len(call.keys), *call.keys, *call.args)
         replies = await pipe.execute(raise_on_error=False)
         self.round_trips += 1
         missing: list[_Call] = []

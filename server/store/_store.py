@@ -42,6 +42,7 @@ from server.store._lua import EventTarget
 from server.store._runner import ScriptRunner
 from server.store._script import Call, Status, checked
 from server.store._types import AlreadyFinished, CommitResult, Duplicate
+from server.store._wire import packing_in_c
 
 POOL_WAIT_S = 10.0
 """How long a command waits for a free connection before it fails."""
@@ -94,6 +95,7 @@ class Store(StoreDeadlines):
             retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.02), retries=retries),
             socket_connect_timeout=5,
         )
+        pool.connection_class = packing_in_c(pool.connection_class)
         client = Redis.from_pool(pool)
         store = cls(
             client,

@@ -1,0 +1,114 @@
+"""A system under load: its server processes and the load generators driving them."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bench._procs import LoadGen, Server, start_server
+from bench._stats import percentile
+
+SETTLE_S = 1.0
+"""Pause before each phase, so frames still in flight from the last one drain first."""
+
+
+@dataclass(frozen=True)
+class Saturation:
+    moves_per_s: float
+    cpu_us_per_move: float
+
+
+@dataclass(frozen=True)
+class Paced:
+    sent: int
+    missed: int
+    exhausted: int
+    busy: int
+    p50_ms: float
+    p99_ms: float
+    moves_per_cpu_s: float
+
+
+class Rig:
+    """Servers of one kind, and load generators whose rooms together fill them."""
+
+    def __init__(self, servers: Sequence[Server], loads: Sequence[LoadGen]) -> None:
+        self.servers, self.loads = list(servers), list(loads)
+        self.bots = sum(load.wait_ready() for load in self.loads)
+
+    @classmethod
+    def start(
+        cls,
+        name: str,
+        kind: str,
+        redis_url: str,
+        *,
+        processes: int,
+        rooms: range,
+        players: int,
+        loadgens: int = 1,
+        cpu: int | None,
+    ) -> Rig:
+        prefix = f"bench{os.getpid()}:{name}:"
+        servers: list[Server] = []
+        loads: list[LoadGen] = []
+        try:
+            servers += [start_server(kind, redis_url, prefix, cpu) for _ in range(processes)]
+            urls = [server.url for server in servers]
+            share = -(-len(rooms) // loadgens)
+            for at in range(0, len(rooms), share):
+                loads.append(LoadGen(urls, kind, rooms[at : at + share], players))
+            return cls(servers, loads)
+        except BaseException:
+            _stop(servers, loads)
+            raise
+
+    def kib_per_player(self) -> float:
+        return sum(server.kib_since_start() for server in self.servers) / self.bots
+
+    def cpu_seconds(self) -> float:
+        return sum(server.cpu_seconds() for server in self.servers)
+
+    def saturate(self, seconds: float) -> Saturation:
+        time.sleep(SETTLE_S)
+        cpu_before = self.cpu_seconds()
+        replies = self._all(f"saturate {seconds}")
+        moves = sum(reply["moves"] for reply in replies)
+        elapsed = max(reply["seconds"] for reply in replies)
+        cpu = self.cpu_seconds() - cpu_before
+        return Saturation(moves / elapsed, cpu / max(moves, 1) * 1e6)
+
+    def pace(self, rate: float, seconds: float) -> Paced:
+        time.sleep(SETTLE_S)
+        cpu_before = self.cpu_seconds()
+        replies = self._all(f"pace {rate / len(self.loads)} {seconds}")
+        cpu = self.cpu_seconds() - cpu_before
+        latencies = [value for reply in replies for value in reply["latencies_ms"]]
+        return Paced(
+            sent=sum(reply["sent"] for reply in replies),
+            missed=sum(reply["missed"] for reply in replies),
+            exhausted=sum(reply["exhausted"] for reply in replies),
+            busy=sum(reply["busy"] for reply in replies),
+            p50_ms=percentile(latencies, 0.50),
+            p99_ms=percentile(latencies, 0.99),
+            moves_per_cpu_s=len(latencies) / cpu if cpu else float("nan"),
+        )
+
+    def _all(self, command: str) -> list[dict[str, Any]]:
+        """Send `command` to every load generator at once, then read every reply."""
+        for load in self.loads:
+            load.send(command)
+        return [load.reply() for load in self.loads]
+
+    def stop(self) -> None:
+        _stop(self.servers, self.loads)
+
+
+def _stop(servers: Sequence[Server], loads: Sequence[LoadGen]) -> None:
+    for load in loads:
+        load.stop()
+    for server in servers:
+        server.stop()
