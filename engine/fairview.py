@@ -12,7 +12,7 @@ racer still racing has seen the place of the deal it came from
 (`seen_by_all`), wherever the card lies now: waste, tableau or foundation.
 So each card's place of origin is followed move by move (`TrackedGame`).
 
-Rulings (docs/rules.md, "Spectators during a race"):
+Rulings (docs/spectators.md):
 
 - Cards dealt face up (the tableau, the base card, the reserve's first top,
   all of Little Billie's first deal) are known to every racer: always shown.

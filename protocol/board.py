@@ -2,7 +2,7 @@
 
 A board sent to spectators during a race may hold `HIDDEN_CARD` (``"??"``)
 where a card is that some player still racing has not yet seen in their own
-game (see docs/rules.md, "Spectators during a race"). A player's own board
+game (see docs/spectators.md). A player's own board
 never holds it. It stands for one card, so every count stays true.
 """
 
