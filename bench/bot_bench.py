@@ -54,7 +54,7 @@ def play_out(variant: str, deal: int, strategy: Strategy) -> Played:
 def report(variant: str, deals: range) -> None:
     total = find_variant(variant).total
     base: float | None = None
-    for strategy in STRATEGIES:
+    for strategy in sorted(STRATEGIES, key=lambda name: name != "greedy"):
         games = [play_out(variant, deal, strategy) for deal in deals]
         home = sum(game.home for game in games) / len(games)
         wins = sum(game.won for game in games)
