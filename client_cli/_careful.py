@@ -6,21 +6,23 @@ Classes, best first: a card home; a move that shows a card or empties a pile
 which can then go home); a rearranging move after which one more rearranging
 move frees a card for home or empties a pile; a waste card built onto a pile
 (showing the waste card below); a run moved off a card it does not build on
-onto another pile (joining two sequences); then a stock action. A whole pile moved into
-an empty one, and any rearranging move leading back to a board already
-played from, are never played.
+onto another pile (joining two sequences); then a stock action. A run moved
+between equivalent places (off a card it builds on) is played only when the
+look-ahead shows it leads on, and no rearranging move ever leads back to a
+board already played from.
 
 The look-ahead plays moves forward only from the tableau and the waste, whose
 cards are all face up, so it never reads a placeholder for a hidden card.
 
-Why it always ends: a move that is not a stock action, home or reserve move
-leaves the board's *progress key* (foundations, stock, waste size, reserve,
-passes) alone or shrinks the waste. Such a move is played only while fewer
-than `SHUFFLE_LIMIT` boards with the current key have been played from, and
-only onto a board not played from before; so at most `SHUFFLE_LIMIT` of them
-come between two moves that change the key, and the key changes a bounded
-number of times (cards home and reserve cards shown only grow; stock actions
-are never repeated from one board, the caller's rule).
+Why it always ends: call a move *rearranging* when it goes onto a tableau
+pile from the tableau or the waste; it keeps the board's *progress key*
+(foundations, stock, reserve, passes). A rearranging move is played only
+onto a board never played from, and only while fewer than `SHUFFLE_LIMIT`
+boards of the current key have been played from; so at most
+`SHUFFLE_LIMIT` + 1 rearranging moves are ever played under one key. Every
+other move changes the key: cards home and reserve cards shown only grow,
+and stock actions are never repeated from one board (the caller's rule),
+so the keys a game passes through are finite, and so are its moves.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ def careful_class(game: GameState, move: Move, seen: set[BoardKey], rearrange: b
         return HOME
     if move.src == "r":
         return SHOWS
-    if not rearrange or _pile_to_empty(game, move):
+    if not rearrange:
         return None
     after = apply(game, move)
     if board_key(view(after)) in seen:
@@ -117,7 +119,6 @@ def _rearranging(game: GameState) -> list[Move]:
         move
         for move in legal_moves(game)
         if move.action == "move" and move.src in ("t", "w") and move.dst == "t"
-        if not _pile_to_empty(game, move)
     ]
 
 
@@ -128,13 +129,6 @@ def _empties(game: GameState, move: Move) -> bool:
         and move.count == len(game.tableau[move.src_index])
         and bool(game.tableau[move.dst_index or 0])
     )
-
-
-def _pile_to_empty(game: GameState, move: Move) -> bool:
-    """A whole tableau pile moved into an empty one: the same position again."""
-    if move.src != "t" or move.dst != "t" or game.tableau[move.dst_index or 0]:
-        return False
-    return move.count == len(game.tableau[move.src_index])
 
 
 def _home_ready(game: GameState, wanted: set[int]) -> set[int]:

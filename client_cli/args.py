@@ -231,7 +231,10 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
         "--strategy",
         choices=STRATEGIES,
         default=DEFAULT_STRATEGY,
-        help="careful (default): greedy plus look-ahead rearranging; greedy: cards home, then moves that show or empty; random: any of those",
+        help=(
+            "careful (default): greedy plus look-ahead rearranging; greedy: cards home,"
+            " then moves that show or empty; random: any of those"
+        ),
     )
     bot.add_argument(
         "--speed",
