@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from client_cli.strategy import STRATEGIES, Strategy
+from client_cli.strategy import DEFAULT_STRATEGY, STRATEGIES, Strategy
 from engine import VARIANT_KEYS
 from protocol import Settings
 from protocol.limits import (
@@ -63,7 +63,7 @@ class Options:
     """Bots to seat in a room this client creates."""
     bot_speed: float = DEFAULT_BOT_SPEED
     """Moves a second, for every bot this command starts."""
-    strategy: Strategy = "greedy"
+    strategy: Strategy = DEFAULT_STRATEGY
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
@@ -97,7 +97,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
         ascii=getattr(args, "ascii", False),
         bots=bots,
         bot_speed=getattr(args, "bot_speed", DEFAULT_BOT_SPEED),
-        strategy=getattr(args, "strategy", "greedy"),
+        strategy=getattr(args, "strategy", DEFAULT_STRATEGY),
     )
 
 
@@ -230,8 +230,11 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
     bot.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default="greedy",
-        help="greedy: cards home first, then moves that show or empty; random: any of those",
+        default=DEFAULT_STRATEGY,
+        help=(
+            "careful (default): greedy plus look-ahead rearranging; greedy: cards home,"
+            " then moves that show or empty; random: any of those"
+        ),
     )
     bot.add_argument(
         "--speed",

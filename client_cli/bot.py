@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from client_cli.render import render_ranking
 from client_cli.session import Entry, Session, Write
-from client_cli.strategy import Strategy, Tried, choose
+from client_cli.strategy import DEFAULT_STRATEGY, Strategy, Tried, choose
 from client_cli.tracker import Tracker
 from client_cli.verify import check_race
 from engine import find_variant
@@ -39,7 +39,7 @@ Sleep = Callable[[float], Awaitable[None]]
 @dataclass(frozen=True, slots=True)
 class BotPlan:
     name: str
-    strategy: Strategy = "greedy"
+    strategy: Strategy = DEFAULT_STRATEGY
     speed: float = DEFAULT_SPEED
     seats: int | None = None
     """Say ready once this many players are seated; ``None``: every seat."""
@@ -212,7 +212,7 @@ class BotTeam:
         """Seat the bots once the room has a code, then let them race."""
         code = await self._wait(lambda tracker: tracker.code)
         bots = [
-            self._seat(code, BotPlan(f"Bot {n}", "greedy", self.speed, seed=n))
+            self._seat(code, BotPlan(f"Bot {n}", DEFAULT_STRATEGY, self.speed, seed=n))
             for n in range(1, self.count + 1)
         ]
         watcher = asyncio.create_task(self._watch_seats())

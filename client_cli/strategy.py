@@ -10,12 +10,17 @@ that can make progress:
    go home;
 3. a stock action (draw, recycle, deal, redeal), which shows stock cards.
 
-Moves that only shift cards between piles are never played, and a move is
-never tried twice from the same board (`Tried`), so a bot cannot go round in
-circles: boards are finite, and when no move is left it resigns (`choose`
-returns ``None``). Greedy takes a move of the first class that has one, ties
-broken by its own RNG (so bots with other seeds race the deal differently);
-random picks uniformly among all of them.
+Greedy and random never play a move that only shifts cards between piles.
+Careful (the default) also plays such a move when a look-ahead of two moves
+among face-up cards shows it frees a card for home or empties a pile, builds
+waste cards onto the tableau before touching the stock, and bounds its
+rearranging moves between two progress moves (see `client_cli._careful`).
+
+A move is never tried twice from the same board (`Tried`), so a bot cannot go
+round in circles: boards are finite, and when no move is left it resigns
+(`choose` returns ``None``). Greedy and careful take a move of the first class
+that has one, ties broken by their own RNG (so bots with other seeds race the
+deal differently); random picks uniformly among greedy's moves.
 """
 
 from __future__ import annotations
@@ -23,11 +28,13 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+from client_cli._careful import board_key, careful_class, may_rearrange
 from engine import GameState, Move, apply, game_from_view, legal_moves
 from protocol import BoardView
 
-Strategy = Literal["greedy", "random"]
-STRATEGIES: tuple[Strategy, ...] = ("greedy", "random")
+Strategy = Literal["careful", "greedy", "random"]
+STRATEGIES: tuple[Strategy, ...] = ("careful", "greedy", "random")
+DEFAULT_STRATEGY: Strategy = "careful"
 Tried = set[tuple[BoardView, str]]
 """The moves already played from each board, as move text."""
 
@@ -36,7 +43,7 @@ HOME, SHOWS_OR_EMPTIES, STOCK = 0, 1, 2
 
 def choose(board: BoardView, tried: Tried, strategy: Strategy, rng: random.Random) -> Move | None:
     """The next move, or ``None`` when no move can make progress (time to resign)."""
-    ranked = progress_moves(board, tried)
+    ranked = careful_moves(board, tried) if strategy == "careful" else progress_moves(board, tried)
     if not ranked:
         return None
     if strategy == "random":
@@ -53,6 +60,23 @@ def progress_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
     for move in legal_moves(game):
         kind = move_class(game, move)
         if kind is not None and (board, move.format()) not in tried:
+            ranked.append((kind, move))
+    return ranked
+
+
+def careful_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
+    """Each move the careful strategy may play and has not tried on this
+    board, with its class (see `client_cli._careful`), in the engine's order."""
+    game = game_from_view(board.to_view())
+    played = {seen for seen, _ in tried}
+    seen = {board_key(shown) for shown in played}
+    rearrange = may_rearrange(board, played)
+    ranked: list[tuple[int, Move]] = []
+    for move in legal_moves(game):
+        if (board, move.format()) in tried:
+            continue
+        kind = careful_class(game, move, seen, rearrange)
+        if kind is not None:
             ranked.append((kind, move))
     return ranked
 

@@ -10,7 +10,7 @@ from engine.legal import legal_moves
 from engine.moves import Move
 from engine.rules import Rules
 from engine.state import GameState
-from engine.status import Outcome, outcome, progress
+from engine.status import Outcome, outcome, progress, wanted_cards
 from engine.variants import VARIANT_KEYS, find_variant
 from engine.visible import PLACEHOLDER, game_from_view
 
@@ -46,4 +46,5 @@ __all__ = [
     "spectator_view",
     "to_bytes",
     "view",
+    "wanted_cards",
 ]

@@ -29,6 +29,11 @@ def progress(state: GameState) -> int:
     return _foundation.progress(find_variant(state.variant), state)
 
 
+def wanted_cards(state: GameState) -> set[int]:
+    """Every card some foundation would take now (wherever it lies)."""
+    return _foundation.wanted(find_variant(state.variant), state)
+
+
 def outcome(state: GameState) -> Outcome:
     """Won, stuck, or still playing; cheap when a move is plainly left."""
     rules = find_variant(state.variant)
