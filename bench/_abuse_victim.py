@@ -16,7 +16,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench._full_driver import move_line
+from bench._full_driver import move_line, read_replies
 from protocol import PROTOCOL_VERSION
 
 VARIANT = "little-forty"
@@ -60,15 +60,7 @@ class Player:
         self.reader.cancel()
 
     async def _read(self) -> None:
-        async for frame in self.conn:
-            message = msgpack.unpackb(frame)
-            if message["type"] == "event":
-                if message["event"]["type"] == "race_started":
-                    self.started.set()
-                continue
-            future = self.waiting.pop(message.get("id", -1), None)
-            if future is not None:
-                future.set_result(message)
+        await read_replies(self.conn, self.waiting, self.started)
 
 
 def long_lines(count: int, length: int) -> list[tuple[int, list[str]]]:

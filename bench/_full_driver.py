@@ -101,15 +101,24 @@ class FullBot:
         return True
 
     async def _read(self) -> None:
-        async for frame in self.conn:
-            message = msgpack.unpackb(frame)
-            if message["type"] == "event":
-                if message["event"]["type"] == "race_started":
-                    self.started.set()
-                continue
-            future = self.waiting.pop(message.get("id", -1), None)
-            if future is not None:
-                future.set_result(message)
+        await read_replies(self.conn, self.waiting, self.started)
+
+
+async def read_replies(
+    conn: ClientConnection,
+    waiting: dict[int, asyncio.Future[dict[str, Any]]],
+    started: asyncio.Event,
+) -> None:
+    """Hand each reply to the request waiting for its id; mark the race's start."""
+    async for frame in conn:
+        message = msgpack.unpackb(frame)
+        if message["type"] == "event":
+            if message["event"]["type"] == "race_started":
+                started.set()
+            continue
+        future = waiting.pop(message.get("id", -1), None)
+        if future is not None:
+            future.set_result(message)
 
 
 async def _open(url: str, line: Sequence[str]) -> FullBot:
