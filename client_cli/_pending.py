@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from protocol import ClientMessage, Error, EventFrame, GoingAway, Resume, ServerMessage
+from protocol import ClientMessage, DeadEnd, Error, EventFrame, GoingAway, Resume, ServerMessage
 
 Reply = asyncio.Future[ServerMessage]
 
@@ -33,7 +33,7 @@ class Pending:
     def answered(self, message: ServerMessage) -> tuple[ClientMessage | None, Reply | None]:
         """The request ``message`` answers, no longer waiting. An error without an
         id (rate limit) answers the oldest one: the server handles requests in order."""
-        if isinstance(message, EventFrame | GoingAway):
+        if isinstance(message, EventFrame | GoingAway | DeadEnd):
             return None, None
         if message.id is None:
             if isinstance(message, Error) and self.waiting:

@@ -4,10 +4,19 @@ See docs/protocol.md for the full description.
 """
 
 from engine import HIDDEN_CARD
-from protocol._types import FinishOutcome, GameOutcome, Phase, PlayerOutcome, RankReason, Role
+from protocol._types import (
+    FinishOutcome,
+    GameOutcome,
+    Phase,
+    PlayerOutcome,
+    RankReason,
+    Role,
+    Verdict,
+)
 from protocol.board import BoardView
 from protocol.client_messages import (
     CLIENT_ADAPTER,
+    AskHint,
     ClientMessage,
     CreateRoom,
     EndRace,
@@ -37,6 +46,7 @@ from protocol.errors import CloseCode, ErrorCode, ProtocolError
 from protocol.events import (
     BoardShown,
     Countdown,
+    DealAnalysed,
     HostChanged,
     IdleWarning,
     PlayerBack,
@@ -53,12 +63,22 @@ from protocol.events import (
     SpectatorCount,
 )
 from protocol.limits import PROTOCOL_VERSION
-from protocol.models import Limits, LogEntry, PlayerInfo, PlayerResult, RoomSnapshot, Settings
+from protocol.models import (
+    DealVerdict,
+    Limits,
+    LogEntry,
+    PlayerInfo,
+    PlayerResult,
+    RoomSnapshot,
+    Settings,
+)
 from protocol.server_messages import (
     SERVER_ADAPTER,
+    DeadEnd,
     Error,
     EventFrame,
     GoingAway,
+    Hint,
     Joined,
     MoveOk,
     Ok,
@@ -74,12 +94,16 @@ __all__ = [
     "HIDDEN_CARD",
     "PROTOCOL_VERSION",
     "SERVER_ADAPTER",
+    "AskHint",
     "BoardShown",
     "BoardView",
     "ClientMessage",
     "CloseCode",
     "Countdown",
     "CreateRoom",
+    "DeadEnd",
+    "DealAnalysed",
+    "DealVerdict",
     "EndRace",
     "Error",
     "ErrorCode",
@@ -88,6 +112,7 @@ __all__ = [
     "GameOutcome",
     "GoingAway",
     "Hello",
+    "Hint",
     "HostChanged",
     "IdleWarning",
     "JoinRoom",
@@ -130,6 +155,7 @@ __all__ = [
     "Snapshot",
     "SpectatorCount",
     "Sync",
+    "Verdict",
     "Welcome",
     "decode_client",
     "decode_server",

@@ -92,6 +92,9 @@ PlayerOutcome = Literal["playing", "won", "stuck", "resigned", "timeout"]
 """Where a player stands in a race."""
 FinishOutcome = Literal["won", "stuck", "resigned", "timeout"]
 """How a player's race ended."""
+Verdict = Literal["won", "unwinnable", "undecided"]
+"""What the solver found for a deal or a position within its budget: a winning
+line, a proof that none exists, or neither."""
 RankReason = Literal["outcome", "finish_time", "progress", "progress_time", "seat"]
 """The comparison that puts a player below the one ranked just above (docs/protocol.md,
 "Ranking"): that one won and this one did not; both won, that one earlier; more cards

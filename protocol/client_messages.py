@@ -116,6 +116,14 @@ class Sync(Model):
     id: RequestId
 
 
+class AskHint(Model):
+    """Practice rooms only, while racing: the next move of a winning line from the
+    caller's position, if the server finds one within its hint budget."""
+
+    type: Literal["hint"] = "hint"
+    id: RequestId
+
+
 class Ping(Model):
     type: Literal["ping"] = "ping"
     id: RequestId
@@ -134,6 +142,7 @@ ClientMessage = Annotated[
     | EndRace
     | RequestRematch
     | Sync
+    | AskHint
     | Ping,
     Field(discriminator="type"),
 ]

@@ -47,6 +47,11 @@ class ErrorCode(StrEnum):
     """The connection is already in a room; ``leave`` first."""
     ROOM_BAD_SETTINGS = "room/bad-settings"
     """The settings cannot apply now (e.g. fewer seats than seated players)."""
+    ROOM_NO_WINNABLE_DEAL = "room/no-winnable-deal"
+    """A winnable-only room needs a deal from the host's pool and none is left for
+    this game; the host can fill the pool or turn winnable-only off."""
+    ROOM_NOT_PRACTICE = "room/not-practice"
+    """Hints are given in practice rooms only."""
     AUTH_BAD_TOKEN = "auth/bad-token"
     """The resume token is unknown or its room has expired."""
     MOVE_INVALID = "move/invalid"

@@ -26,7 +26,7 @@ from protocol._types import (
     Version,
 )
 from protocol.board import BoardView
-from protocol.models import PlayerResult, Settings
+from protocol.models import DealVerdict, PlayerResult, Settings
 
 
 class PlayerJoined(Model):
@@ -148,6 +148,13 @@ class RaceOver(Model):
     ranking: Annotated[tuple[PlayerResult, ...], Field(max_length=limits.MAX_PLAYERS)]
 
 
+class DealAnalysed(Model):
+    """The solver's verdict on the deal just raced, some time after ``race_over``."""
+
+    type: Literal["deal_analysed"] = "deal_analysed"
+    verdict: DealVerdict
+
+
 class Rematch(Model):
     """Back to the lobby for race ``race_no``; nobody is ready."""
 
@@ -170,6 +177,7 @@ RoomEvent = Annotated[
     | IdleWarning
     | BoardShown
     | RaceOver
+    | DealAnalysed
     | Rematch,
     Field(discriminator="type"),
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from protocol import limits
 from protocol._types import (
@@ -25,6 +25,7 @@ from protocol._types import (
     SeedHex,
     TimeMs,
     VariantKey,
+    Verdict,
 )
 
 
@@ -41,6 +42,17 @@ class Settings(Model):
     idle_limit_s: Annotated[int, Field(ge=limits.MIN_IDLE_LIMIT_S, le=3600)] | None = None
     """Once someone has finished, a player with no move for this long times out
     (warned ``IDLE_WARNING_S`` before); ``None``: no idle limit."""
+    winnable_only: bool = False
+    """Deal only from the host's pool of deals the solver has proven winnable
+    (each used once); cannot be combined with ``deal_number``."""
+    practice: bool = False
+    """A practice room: players may ask for ``hint``s. Never a ranked race."""
+
+    @model_validator(mode="after")
+    def _one_deal_source(self) -> Settings:
+        if self.winnable_only and self.deal_number is not None:
+            raise ValueError("winnable_only deals from the pool; leave deal_number out")
+        return self
 
 
 class Limits(Model):
@@ -69,6 +81,18 @@ class PlayerInfo(Model):
     finished_at_ms: TimeMs | None
 
 
+class DealVerdict(Model):
+    """The solver's verdict on a race's deal, from its first position, found
+    after the race within the server's analysis budget."""
+
+    race_no: Annotated[int, Field(ge=1)]
+    verdict: Verdict
+    line_moves: Annotated[int, Field(ge=0, le=limits.MAX_MOVES)] | None = None
+    """The length of the winning line found, for ``won``; otherwise ``None``."""
+    budget_s: Annotated[float, Field(ge=0)]
+    """The search budget in CPU seconds (``undecided`` means it ran out)."""
+
+
 class RoomSnapshot(Model):
     """The whole room at one ``seq``. The seed appears only once the race is over."""
 
@@ -83,6 +107,8 @@ class RoomSnapshot(Model):
     start_at_ms: TimeMs | None
     seed_commit: Digest | None
     seed: SeedHex | None
+    verdict: DealVerdict | None = None
+    """The solver's verdict on the last race's deal, once it is known."""
 
 
 class LogEntry(Model):

@@ -11,6 +11,7 @@ from protocol._types import (
     GameOutcome,
     Model,
     MoveId,
+    MoveText,
     Progress,
     RequestId,
     RoomCode,
@@ -19,6 +20,7 @@ from protocol._types import (
     Text,
     TimeMs,
     Token,
+    Verdict,
     Version,
 )
 from protocol.board import BoardView
@@ -127,6 +129,26 @@ class Pong(Model):
     server_ms: TimeMs
 
 
+class Hint(Model):
+    """Reply to ``hint``: ``move`` is the next move of a winning line from the
+    position at ``version``, or ``None`` when ``verdict`` is not ``won``."""
+
+    type: Literal["hint"] = "hint"
+    id: RequestId
+    version: Version
+    verdict: Verdict
+    move: MoveText | None = None
+
+
+class DeadEnd(Model):
+    """Pushed to a racer only: from their position at ``version`` no sequence of
+    moves can put another card home. Resigning is still the player's choice."""
+
+    type: Literal["dead_end"] = "dead_end"
+    version: Version
+    at_ms: TimeMs
+
+
 class GoingAway(Model):
     """The server is shutting down: reconnect (maybe to another server) and ``resume``."""
 
@@ -136,7 +158,18 @@ class GoingAway(Model):
 
 
 ServerMessage = Annotated[
-    Welcome | Error | Joined | Ok | MoveOk | Snapshot | Resumed | EventFrame | Pong | GoingAway,
+    Welcome
+    | Error
+    | Joined
+    | Ok
+    | MoveOk
+    | Snapshot
+    | Resumed
+    | EventFrame
+    | Pong
+    | Hint
+    | DeadEnd
+    | GoingAway,
     Field(discriminator="type"),
 ]
 

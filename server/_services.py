@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.admission import AddressLimits
+from server.analysis import Analyst
 from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
@@ -39,6 +40,8 @@ class Services:
     config: Config
     limits: AddressLimits
     """Limits per client address: connections, new connections, join attempts."""
+    analyst: Analyst = field(default_factory=lambda: Analyst(0, 0))
+    """Solver jobs in worker processes (verdicts, hints, dead-end checks)."""
     clock: Clock = field(default_factory=SystemClock)
     """Every timer, deadline and stamp of the server reads this clock."""
     new_secret: Callable[[], bytes] = new_secret

@@ -28,6 +28,7 @@ from server import deadlines, handlers, web
 from server._fairconn import FairConnection, connection_class
 from server._services import Services
 from server.admission import AddressLimits
+from server.analysis import Analyst
 from server.clock import Clock, SystemClock
 from server.config import Config
 from server.hub import Hub
@@ -52,7 +53,15 @@ class RaceServer:
         )
         self.hub = Hub(store, self._deadline, self.clock)
         self.limits = AddressLimits(config, self.clock)
-        self.services = Services(store, self.hub, self.metrics, config, self.limits, self.clock)
+        self.services = Services(
+            store,
+            self.hub,
+            self.metrics,
+            config,
+            self.limits,
+            Analyst(config.analysis_workers, config.analysis_queue),
+            self.clock,
+        )
         self.poller = DeadlinePoller(
             store,
             self.clock,
@@ -125,6 +134,7 @@ class RaceServer:
             for session in self.sessions:
                 session.conn.transport.abort()
         await self.hub.close(max(0.0, deadline - loop.time()))
+        self.services.analyst.close()
         await self.store.close()
 
     async def _connection(self, conn: ServerConnection) -> None:

@@ -59,6 +59,21 @@ class Config:
     """Server processes sharing the port; more than one needs a fixed port."""
     reuse_port: bool = False
     """Listen with SO_REUSEPORT, so several processes share one port."""
+    # Solver work, run in worker processes (`server.analysis`), never on the event loop.
+    analysis_workers: int = 1
+    """Processes that run the solver for verdicts, hints and dead-end checks; 0: none
+    (no verdicts or dead-end notices, and hints answer ``server/busy``)."""
+    analysis_queue: int = 16
+    """Solver jobs waiting for a worker at most; beyond, a hint gets ``server/busy``
+    and other jobs are skipped."""
+    verdict_budget_s: float = 10.0
+    """CPU seconds the solver spends on a raced deal's verdict."""
+    hint_budget_s: float = 2.0
+    """CPU seconds the solver spends looking for a hint."""
+    dead_end_after_s: float = 30.0
+    """A racer with no card home for this long gets a dead-end check."""
+    dead_end_budget_s: float = 2.0
+    """CPU seconds a dead-end check may take; undecided means nothing is said."""
 
 
 _DEFAULTS = Config()
@@ -105,8 +120,17 @@ def parse_args(argv: list[str] | None = None) -> Config:
         action="store_true",
         help="share the port with other processes (SO_REUSEPORT)",
     )
+    parser.add_argument(
+        "--analysis-workers",
+        type=int,
+        default=_DEFAULTS.analysis_workers,
+        help="solver processes for verdicts, hints and dead-end checks; 0: none "
+        "(default: %(default)s)",
+    )
     _add_limit_args(parser)
     args = parser.parse_args(argv)
+    if args.analysis_workers < 0:
+        parser.error("--analysis-workers must be 0 or more")
     if args.deadline_poll <= 0:
         parser.error("--deadline-poll must be more than 0")
     _check_limit_args(parser, args)
@@ -124,6 +148,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         deadline_poll_s=args.deadline_poll,
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
+        analysis_workers=args.analysis_workers,
         max_connections_per_address=args.max_connections,
         new_connections_per_s=args.connection_rate,
         new_connections_burst=args.connection_burst,

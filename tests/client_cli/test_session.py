@@ -35,7 +35,7 @@ async def _host(
 ) -> Terminal:
     host = Terminal(url, state)
     terminals.append(host)
-    chosen = Settings(**{**QUICK, **settings})
+    chosen = Settings.model_validate({**QUICK, **settings})
     host.start(lambda id_: CreateRoom(id=id_, variant=variant, name="Ada", settings=chosen))
     await host.wait_for("Share the code")
     return host

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 import protocol as p
 from engine import VARIANT_KEYS
-from protocol import RankReason, limits
+from protocol import RankReason, Verdict, limits
 
 _PRINTABLE = st.characters(exclude_categories=("C", "Zs", "Zl", "Zp"), include_characters=" ")
 
@@ -55,6 +55,21 @@ settings = st.builds(
     spectator_delay_s=st.integers(0, 600),
     countdown_s=st.integers(1, 30),
     deal_number=st.none() | st.integers(1, limits.MAX_DEAL_NUMBER),
+    practice=st.booleans(),
+).flatmap(
+    lambda chosen: st.builds(
+        p.Settings.model_validate,
+        st.just(chosen.model_dump())
+        | st.just({**chosen.model_dump(), "deal_number": None, "winnable_only": True}),
+    )
+)
+verdicts = st.sampled_from(get_args(Verdict))
+deal_verdicts = st.builds(
+    p.DealVerdict,
+    race_no=st.integers(1, 1000),
+    verdict=verdicts,
+    line_moves=st.none() | versions,
+    budget_s=st.floats(0, 60),
 )
 boards = st.builds(
     p.BoardView,
@@ -95,6 +110,7 @@ snapshots = st.builds(
     start_at_ms=st.none() | times,
     seed_commit=st.none() | digests,
     seed=st.none() | seeds,
+    verdict=st.none() | deal_verdicts,
 )
 log_entries = st.builds(p.LogEntry, move=move_texts, at_ms=times, move_id=move_ids)
 results = st.builds(
@@ -152,6 +168,7 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     ),
     p.Rematch: st.builds(p.Rematch, race_no=st.integers(2, 1000)),
     p.IdleWarning: st.builds(p.IdleWarning, seat=seats, timeout_at_ms=times),
+    p.DealAnalysed: st.builds(p.DealAnalysed, verdict=deal_verdicts),
 }
 events = st.one_of(list(EVENTS.values()))
 
@@ -176,6 +193,7 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     p.EndRace: st.builds(p.EndRace, id=ids),
     p.RequestRematch: st.builds(p.RequestRematch, id=ids),
     p.Sync: st.builds(p.Sync, id=ids),
+    p.AskHint: st.builds(p.AskHint, id=ids),
     p.Ping: st.builds(p.Ping, id=ids),
 }
 
@@ -235,6 +253,10 @@ SERVER: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     ),
     p.EventFrame: st.builds(p.EventFrame, seq=seqs, event=events),
     p.Pong: st.builds(p.Pong, id=ids, server_ms=times),
+    p.Hint: st.builds(
+        p.Hint, id=ids, version=versions, verdict=verdicts, move=st.none() | move_texts
+    ),
+    p.DeadEnd: st.builds(p.DeadEnd, version=versions, at_ms=times),
     p.GoingAway: st.builds(
         p.GoingAway, reconnect_in_ms=times, message=st.text(max_size=limits.MAX_MESSAGE_CHARS)
     ),

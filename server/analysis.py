@@ -1,0 +1,56 @@
+"""Solver work off the event loop: a small pool of worker processes.
+
+The solver is pure CPU work in `engine.solver`; a search of several seconds on
+the event loop would stall every race the process serves. `Analyst.run` sends a
+job to a worker process and awaits it, and refuses (`AnalysisBusy`) when more
+jobs than ``analysis_queue`` are already waiting, so a burst of requests cannot
+queue unbounded work. Workers start on first use from a fork server that has
+already imported the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class AnalysisBusy(Exception):
+    """No worker can take the job now (none configured, closed, or too many waiting)."""
+
+
+class Analyst:
+    def __init__(self, workers: int, queue: int) -> None:
+        self.workers, self.queue = workers, queue
+        self.pending = 0
+        """Jobs sent and not yet answered."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    async def run(self, job: Callable[..., T], *args: object) -> T:
+        """``job(*args)`` in a worker process. ``job`` and its arguments must pickle."""
+        if self._closed or self.workers < 1 or self.pending >= self.workers + self.queue:
+            raise AnalysisBusy("no solver worker is free; try again later")
+        self.pending += 1
+        try:
+            return await asyncio.wrap_future(self._executor().submit(job, *args))
+        finally:
+            self.pending -= 1
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["engine", "engine.solver"])
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the workers; jobs running are abandoned, waiting ones cancelled."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
