@@ -88,7 +88,7 @@ def _rearranging_class(game: GameState, move: Move, after: GameState) -> int | N
     before = _home_ready(game, wanted)
     if _empties(game, move) or _home_ready(after, wanted) - before:
         return SHOWS
-    if any(_opens(game, after, step, wanted, before) for step in _rearranging(after)):
+    if any(_opens(after, step, wanted, before) for step in _rearranging(after)):
         return SETS_UP
     if move.src == "w":
         return FROM_WASTE
@@ -106,12 +106,21 @@ def _joins(game: GameState, move: Move) -> bool:
     return not find_variant(game.variant).stacks[pile[-count - 1] * CARDS_PER_DECK + pile[-count]]
 
 
-def _opens(
-    game: GameState, after: GameState, step: Move, wanted: set[int], before: set[int]
-) -> bool:
+def _opens(after: GameState, step: Move, wanted: set[int], before: set[int]) -> bool:
+    """Whether ``step`` empties a pile or uncovers a card a foundation takes.
+
+    Only the card under what ``step`` moves can become newly ready: the moved
+    card itself was already a top after the first move, and no first move that
+    readied a card reaches this look-ahead.
+    """
     if _empties(after, step):
         return True
-    return bool(_home_ready(apply(after, step), wanted) - before)
+    pile, count = (after.waste, 1) if step.src == "w" else (after.tableau[step.src_index], 0)
+    count = count or step.count or 1
+    if len(pile) <= count:
+        return False
+    card = pile[-count - 1]
+    return card in wanted and card not in before
 
 
 def _rearranging(game: GameState) -> list[Move]:

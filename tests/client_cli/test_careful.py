@@ -3,6 +3,7 @@ repeating, and bounded in the moves it makes between two progress moves."""
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 
@@ -25,9 +26,11 @@ def _forty(**fields: object) -> BoardView:
 KINGS = (("Kc",),) * 7
 
 
+@functools.cache
 def _play(
     variant: str, deal: int, strategy: Strategy
-) -> tuple[engine.GameState, list[tuple[BoardView, str]]]:
+) -> tuple[engine.GameState, tuple[tuple[BoardView, str], ...]]:
+    """A whole game of ``strategy`` on a public deal (played once per test run)."""
     state = engine.new_game(variant, b"deal:%d" % deal)
     tried: Tried = set()
     played: list[tuple[BoardView, str]] = []
@@ -40,7 +43,7 @@ def _play(
         tried.add((board, move.format()))
         played.append((board, move.format()))
         state = engine.apply(state, move)
-    return state, played
+    return state, tuple(played)
 
 
 def test_careful_clears_the_way_two_moves_ahead_where_greedy_draws() -> None:
