@@ -44,7 +44,7 @@ async def fresh_secret(
 
 def _empty_pool(variant: str) -> str:
     return (
-        f"this server has no winnable {variant} deal left; whoever runs it can add some"
-        f" with `solrace-server fill-pool --game {variant} --count N`,"
-        " or turn winnable-only off"
+        f"no winnable {variant} deal is left on this server: turn winnable-only off,"
+        " or whoever runs the server can add some with"
+        f" `solrace-server fill-pool --game {variant} --count N`"
     )
