@@ -25,16 +25,17 @@ __all__ = ["fresh_secret"]
 
 @asynccontextmanager
 async def fresh_secret(
-    services: Services, variant: str, settings: Settings
+    services: Services, variant: str, settings: Settings, *, rematch: bool = False
 ) -> AsyncIterator[bytes]:
     """The secret for a new deal of `variant`; a pool seed returns to the pool when
-    the request is refused inside the block (`RoomError`)."""
+    the request is refused inside the block (`RoomError`). ``rematch``: the room is
+    finished, so its settings cannot change now (said when the pool is empty)."""
     if not settings.winnable_only:
         yield services.new_secret()
         return
     seed = await services.store.draw_winnable(variant)
     if seed is None:
-        raise RoomError(ErrorCode.ROOM_NO_WINNABLE_DEAL, _empty_pool(variant))
+        raise RoomError(ErrorCode.ROOM_NO_WINNABLE_DEAL, _empty_pool(variant, rematch))
     try:
         yield seed
     except RoomError:
@@ -42,9 +43,14 @@ async def fresh_secret(
         raise
 
 
-def _empty_pool(variant: str) -> str:
+def _empty_pool(variant: str, rematch: bool) -> str:
+    fill = f"`solrace-server fill-pool --game {variant} --count N`"
+    if rematch:
+        return (
+            f"no winnable {variant} deal is left on this server for a rematch: ask again"
+            f" once whoever runs the server has added some with {fill}, or open a new room"
+        )
     return (
         f"no winnable {variant} deal is left on this server: turn winnable-only off,"
-        " or whoever runs the server can add some with"
-        f" `solrace-server fill-pool --game {variant} --count N`"
+        f" or whoever runs the server can add some with {fill}"
     )

@@ -176,7 +176,8 @@ async def rematch(session: Session, message: RequestRematch) -> Ok:
             raise RoomError(ErrorCode.ROOM_WRONG_PHASE, "that race was already rematched")
         return races.rematch(current, seat, secret)
 
-    async with deals.fresh_secret(session.services, room.variant, room.settings) as secret:
+    drawing = deals.fresh_secret(session.services, room.variant, room.settings, rematch=True)
+    async with drawing as secret:
         await room_update.update(store, code, change)
     await store.expire_room(code, session.services.config.idle_room_ttl_s)
     return Ok(id=message.id)

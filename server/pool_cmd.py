@@ -5,11 +5,12 @@ winnable, one set per game in the server's Redis (`server.store`, `server.deals`
 ``fill-pool`` makes fresh random secrets just as a room does, solves each deal
 from its first position within a budget of CPU seconds (``--jobs`` at a time,
 in worker processes), and adds only the ones the solver won, until it has
-added ``--count`` (or tried ``--max-deals``). ``pool`` prints how many seeds
-each game's pool holds. Both reach the server's store as the server does:
-``--redis URL``, else the embedded Valkey in ``--data-dir`` (the one a running
-server started, else one started for the command). No seed is ever printed:
-a known seed would let a player recognise its deal and know the stock.
+added ``--count``, or until the pool holds ``--up-to`` (or it has tried
+``--max-deals``). ``pool`` prints how many seeds each game's pool holds. Both
+reach the server's store as the server does: ``--redis URL``, else the
+embedded Valkey in ``--data-dir`` (the one a running server started, else one
+started for the command). No seed is ever printed: a known seed would let a
+player recognise its deal and know the stock.
 """
 
 from __future__ import annotations
@@ -129,11 +130,18 @@ async def open_store(args: argparse.Namespace) -> AsyncIterator[Store]:
 
 async def fill_pool(args: argparse.Namespace, secrets: Callable[[], bytes]) -> int:
     async with open_store(args) as store:
-        filling = Filling(args.count, args.max_deals)
+        count = args.count
+        if count is None:
+            count = max(0, args.up_to - await _level(store, args.game))
+        filling = Filling(count, args.max_deals or 20 * count)
         await fill(store, args.game, filling, budget_s=args.budget, jobs=args.jobs, secrets=secrets)
-        level = (await store.winnable_counts([args.game]))[args.game]
+        level = await _level(store, args.game)
     print(f"added {filling.added} of {filling.tried} deals tried; {args.game} pool: {level}")
     return 0 if filling.added == filling.count else 1
+
+
+async def _level(store: Store, game: str) -> int:
+    return (await store.winnable_counts([game]))[game]
 
 
 async def show_pool(args: argparse.Namespace) -> int:
@@ -152,10 +160,9 @@ def parse_args(command: str, argv: Sequence[str]) -> argparse.Namespace:
         _add_fill_args(parser)
     args = parser.parse_args(argv)
     if command == "fill-pool":
-        if args.budget <= 0 or args.jobs < 1 or args.count < 1:
-            parser.error("--budget must be above 0, --jobs and --count at least 1")
-        if args.max_deals is None:
-            args.max_deals = 20 * args.count
+        aim = args.count if args.count is not None else args.up_to
+        if args.budget <= 0 or min(args.jobs, aim) < 1:
+            parser.error("--budget must be above 0, --jobs and --count or --up-to at least 1")
     return args
 
 
@@ -182,13 +189,17 @@ def _add_store_args(parser: argparse.ArgumentParser) -> None:
 
 def _add_fill_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", required=True, choices=VARIANT_KEYS, help="variant key")
-    parser.add_argument("--count", required=True, type=int, help="winnable deals to add")
+    aim = parser.add_mutually_exclusive_group(required=True)
+    aim.add_argument("--count", type=int, help="winnable deals to add")
+    aim.add_argument("--up-to", type=int, metavar="N", help="add until the pool holds N deals")
     parser.add_argument(
         "--budget", type=float, default=10.0, help="CPU seconds per deal (default 10)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="deals solved at once (processes)")
     parser.add_argument(
-        "--max-deals", type=int, help="stop after trying this many deals (default: 20 x count)"
+        "--max-deals",
+        type=int,
+        help="stop after trying this many deals (default: 20 per deal to add)",
     )
 
 

@@ -74,7 +74,8 @@ async def test_an_empty_pool_refuses_and_nothing_changes(connect: Connect, store
     await store.add_winnable(GAME, POOL[:1])
     assert (await host.call(CreateRoom, **_room(WINNABLE))).type == "joined"
     await _race_to_the_end(host, 1)
-    await _refused(host, ErrorCode.ROOM_NO_WINNABLE_DEAL, RequestRematch)
+    text = await _refused(host, ErrorCode.ROOM_NO_WINNABLE_DEAL, RequestRematch)
+    assert "for a rematch: ask again" in text and f"fill-pool --game {GAME}" in text
     snapshot = await host.call(Sync)
     assert snapshot.room.phase == "finished" and snapshot.room.race_no == 1
 

@@ -82,7 +82,19 @@ def test_the_command_fills_with_worker_processes_and_prints_the_level(
     }
 
 
-@pytest.mark.parametrize("bad", [["--count", "0"], ["--count", "1", "--jobs", "0"]])
+def test_up_to_adds_what_the_pool_lacks(
+    redis_url: str, key_prefix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--redis", redis_url, "--prefix", key_prefix, "--game", GAME, "--up-to", "2"]
+    secrets = itertools.cycle(WON).__next__
+    assert pool_cmd.main("fill-pool", [*argv, "--budget", "5"], secrets=secrets) == 0
+    assert pool_cmd.main("fill-pool", argv, secrets=_pinned()) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"added 0 of 0 deals tried; {GAME} pool: 2"
+
+
+@pytest.mark.parametrize(
+    "bad", [["--count", "0"], ["--count", "1", "--jobs", "0"], ["--up-to", "0"]]
+)
 def test_bad_arguments_are_refused(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         pool_cmd.main("fill-pool", ["--game", GAME, *bad])
