@@ -147,6 +147,8 @@ async def set_settings(session: Session, message: SetSettings) -> Ok:
     room, _, _ = await room_update.load(services.store, code)
     drawing: AbstractAsyncContextManager[bytes | None] = contextlib.nullcontext(None)
     if rooms.needs_new_deal(room, variant, settings):
+        rooms.require_host(room, seat)  # refusals come before the pool's
+        rooms.require_phase(room, "lobby")
         drawing = deals.fresh_secret(services, variant, settings)
     async with drawing as secret:
         change = functools.partial(
@@ -170,6 +172,8 @@ async def rematch(session: Session, message: RequestRematch) -> Ok:
     code, seat = _require_player(session)
     store = session.services.store
     room, _, _ = await room_update.load(store, code)
+    rooms.require_host(room, seat)  # refusals come before the pool's
+    rooms.require_phase(room, "finished")
 
     def change(current: Room) -> Transition:
         if current.race_no != room.race_no:

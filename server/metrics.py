@@ -69,7 +69,6 @@ class Metrics:
             buckets=LATENCY_BUCKETS_S,
             registry=registry,
         )
-
         self.winnable = Gauge(
             "solrace_winnable_deals",
             "Seeds left in each game's pool of winnable deals.",

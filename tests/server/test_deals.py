@@ -88,12 +88,16 @@ async def test_turning_winnable_only_on_or_changing_its_game_draws_a_new_seed(
     created = await host.call(CreateRoom, **_room(plain))
     await guest.call(JoinRoom, code=created.code, name="Bob")
     on = {"variant": GAME, "settings": WINNABLE}
+    await _refused(guest, ErrorCode.ROOM_NOT_HOST, SetSettings, **on)
     await _refused(host, ErrorCode.ROOM_NO_WINNABLE_DEAL, SetSettings, **on)
     assert not (await host.call(Sync)).room.settings.winnable_only
     await store.add_winnable(GAME, POOL)
     await store.add_winnable("little-forty", POOL)
     await _refused(guest, ErrorCode.ROOM_NOT_HOST, SetSettings, **on)
-    assert await _level(store) == 2
+    await _refused(host, ErrorCode.ROOM_WRONG_PHASE, RequestRematch)
+    alone = WINNABLE.model_copy(update={"max_players": 1})
+    await _refused(host, ErrorCode.ROOM_BAD_SETTINGS, SetSettings, variant=GAME, settings=alone)
+    assert await _level(store) == 2, "a seed drawn for a refused request goes back"
     assert (await host.call(SetSettings, **on)).type == "ok"
     assert await _level(store) == 1
     fewer = WINNABLE.model_copy(update={"max_players": 3})
