@@ -19,6 +19,8 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import signal
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -86,19 +88,21 @@ async def fill(
     """Solve deals of ``game`` from ``secrets``, ``jobs`` at a time, and put each won
     one into its pool as it is found, until ``filling`` has its count or its tries."""
     loop = asyncio.get_running_loop()
+    running: set[asyncio.Future[Solved]] = set()
     with _executor(jobs) as pool:
-        running: set[asyncio.Future[Solved]] = set()
-        while filling.added < filling.count:
-            while len(running) < jobs and filling.may_try(len(running)):
-                running.add(loop.run_in_executor(pool, solve_secret, game, secrets(), budget_s))
-            if not running:
-                return
-            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-            for future in done:
-                await _keep(store, game, filling, future.result())
-                report(filling.line(future.result()))
-        for future in running:
-            future.cancel()
+        try:
+            while filling.added < filling.count:
+                while len(running) < jobs and filling.may_try(len(running)):
+                    running.add(loop.run_in_executor(pool, solve_secret, game, secrets(), budget_s))
+                if not running:
+                    return
+                done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    await _keep(store, game, filling, future.result())
+                    report(filling.line(future.result()))
+        finally:
+            for future in running:
+                future.cancel()
 
 
 async def _keep(store: Store, game: str, filling: Filling, solved: Solved) -> None:
@@ -114,7 +118,12 @@ def _executor(jobs: int) -> Executor:
         return ThreadPoolExecutor(1)
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["engine", "engine.solver"])
-    return ProcessPoolExecutor(jobs, mp_context=context)
+    return ProcessPoolExecutor(jobs, mp_context=context, initializer=_leave_interrupts)
+
+
+def _leave_interrupts() -> None:
+    """Ctrl-C is for the parent, which stops starting deals and waits for these."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @asynccontextmanager
@@ -208,4 +217,8 @@ def main(command: str, argv: Sequence[str], secrets: Callable[[], bytes] = new_s
     args = parse_args(command, argv)
     if command == "pool":
         return asyncio.run(show_pool(args))
-    return asyncio.run(fill_pool(args, secrets))
+    try:
+        return asyncio.run(fill_pool(args, secrets))
+    except KeyboardInterrupt:
+        print("stopped; the deals added so far stay in the pool", file=sys.stderr)
+        return 130
