@@ -78,6 +78,8 @@ def parse_args(argv: list[str] | None = None) -> Options:
         seats = args.players or (bots + 1 if bots else Settings().max_players)
         if seats < bots + 1:
             parser.error(f"--players {seats} leaves no seat for you beside {bots} bots")
+        if args.winnable_only and args.deal is not None:
+            parser.error("--winnable-only deals from the server's pool; leave --deal out")
         settings = Settings(
             max_players=seats,
             time_limit_s=args.time_limit,
@@ -85,6 +87,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
             countdown_s=args.countdown,
             deal_number=args.deal,
             idle_limit_s=args.idle_limit,
+            winnable_only=args.winnable_only,
         )
     return Options(
         action=args.action,
@@ -170,6 +173,11 @@ def add_room_settings(command: argparse.ArgumentParser) -> None:
         type=bounded(1, MAX_DEAL_NUMBER),
         metavar="N",
         help="play public deal N (default: a secret random deal)",
+    )
+    create.add_argument(
+        "--winnable-only",
+        action="store_true",
+        help="a secret deal the server's solver has proven winnable (from its pool)",
     )
     create.add_argument(
         "--players",

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from client_cli.render import format_clock, format_duration
+from client_cli.render import deal_name, format_clock, format_duration
 from client_cli.room import player_name
 from engine import find_variant
 from protocol import (
     ClientMessage,
     Countdown,
     Error,
+    ErrorCode,
     HostChanged,
     IdleWarning,
     MakeMove,
@@ -51,6 +52,8 @@ def describe(event: RoomEvent, room: RoomSnapshot, you: int | None) -> str | Non
 
 def describe_error(request: ClientMessage, error: Error) -> str:
     """A refused request, naming what was refused and why, as a sentence."""
+    if error.code == ErrorCode.ROOM_NO_WINNABLE_DEAL:
+        return sentence(f"{error.message} ({error.code.value})")
     if isinstance(request, MakeMove):
         what = f"The move {request.move}"
     else:
@@ -101,10 +104,9 @@ def _spectators(event: SpectatorCount, room: RoomSnapshot, you: int | None) -> s
 
 def _settings(event: SettingsChanged, room: RoomSnapshot, you: int | None) -> str:
     settings = event.settings
-    deal = "secret" if settings.deal_number is None else f"public {settings.deal_number}"
     return (
         f"Settings changed: {find_variant(event.variant).name}, {settings.max_players} seats,"
-        f" {format_clock(settings.time_limit_s * 1000)} limit, deal {deal}."
+        f" {format_clock(settings.time_limit_s * 1000)} limit, {deal_name(settings)}."
         " Everyone must be ready again."
     )
 

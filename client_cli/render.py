@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from engine import Rules, find_variant
 from engine.cards import RANKS, SUITS
-from protocol import BoardView, PlayerInfo, PlayerResult, RaceOver, RankReason, RoomSnapshot
+from protocol import (
+    BoardView,
+    PlayerInfo,
+    PlayerResult,
+    RaceOver,
+    RankReason,
+    RoomSnapshot,
+    Settings,
+)
 
 EMPTY = "--"
 MAX_PILE_ROWS = 12
@@ -155,9 +163,15 @@ def _passes(what: str, board: BoardView) -> str:
     return f"{what} left {board.passes_left}"
 
 
+def deal_name(settings: Settings) -> str:
+    """What deal a room's settings ask for, as its screens name it."""
+    if settings.deal_number is not None:
+        return f"public deal {settings.deal_number}"
+    return "winnable deal" if settings.winnable_only else "secret deal"
+
+
 def _deal_line(room: RoomSnapshot) -> str:
-    number = room.settings.deal_number
-    deal = f"public deal {number}" if number is not None else "secret deal"
+    deal = deal_name(room.settings)
     if room.seed_commit:
         deal += f", seed commit {room.seed_commit[:16]}..."
     return f"Deal: {deal}"

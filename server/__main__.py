@@ -1,5 +1,6 @@
 """``solrace-server``: run a race server, with an embedded Valkey unless ``--redis`` is given;
-``solrace-server solve ...`` solves public deals instead (see `server.solve_cmd`)."""
+``solrace-server solve ...`` solves public deals instead (see `server.solve_cmd`), and
+``fill-pool ...`` and ``pool`` fill and show the pool of winnable deals (`server.pool_cmd`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import signal
 import sys
 from contextlib import AsyncExitStack
 
-from server import solve_cmd
+from server import pool_cmd, solve_cmd
 from server.app import RaceServer
 from server.config import Config, parse_args
 from server.embedded import EmbeddedValkey
@@ -68,6 +69,8 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["solve"]:
         sys.exit(solve_cmd.main(args[1:]))
+    if args[:1] in (["fill-pool"], ["pool"]):
+        sys.exit(pool_cmd.main(args[0], args[1:]))
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

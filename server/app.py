@@ -5,7 +5,8 @@ fan-out and room timers), the deadline poller (due deadlines of any room), the
 sessions (one per socket) and the metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
 answers), ``/metrics`` and the spectator page (`server.web`) are answered on
-the WebSocket port before the upgrade. `stop` stops accepting, and every
+the WebSocket port before the upgrade (a scrape reads the pool levels of
+winnable deals from the store). `stop` stops accepting, and every
 session at once stops reading, answers every request it has already read,
 then sends ``going_away`` and closes with 1001; then the hub and the store
 close. All of it takes at most ``shutdown_grace_s``: sockets still open then
@@ -23,6 +24,7 @@ from types import TracebackType
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
 
+from engine import VARIANT_KEYS
 from protocol.limits import MAX_CLIENT_FRAME
 from server import deadlines, handlers, web
 from server._fairconn import FairConnection, connection_class
@@ -157,6 +159,7 @@ class RaceServer:
         if request.path == "/readyz":
             return await self._readiness(conn)
         if request.path == "/metrics":
+            await self._count_winnable()
             response = conn.respond(HTTPStatus.OK, self.metrics.render().decode())
             response.headers["Content-Type"] = CONTENT_TYPE
             return response
@@ -176,6 +179,13 @@ class RaceServer:
         response = conn.respond(HTTPStatus.TOO_MANY_REQUESTS, f"solrace: {refused}\n")
         response.headers["Retry-After"] = "1"
         return response
+
+    async def _count_winnable(self) -> None:
+        """Read the pool levels for this scrape; a store that cannot answer within
+        ``ready_timeout_s`` leaves the levels last read."""
+        with contextlib.suppress(StoreUnavailable, TimeoutError):
+            async with asyncio.timeout(self.config.ready_timeout_s):
+                self.metrics.set_winnable(await self.store.winnable_counts(VARIANT_KEYS))
 
     async def _readiness(self, conn: ServerConnection) -> Response:
         """200 when the store answers within ``ready_timeout_s``, else 503."""

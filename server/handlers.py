@@ -8,9 +8,11 @@ every member through the hub. Moves and resignations are in `server.play`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import secrets
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any, NoReturn
 
 from protocol import (
@@ -33,7 +35,7 @@ from protocol import (
     Sync,
 )
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
-from server import play, room_update
+from server import deals, play, room_update
 from server import race as races
 from server import room as rooms
 from server.room import Room, RoomError, Transition
@@ -69,14 +71,14 @@ async def hello_again(session: Session, message: Any) -> NoReturn:
 async def create_room(session: Session, message: CreateRoom) -> Joined:
     _require_outside(session)
     store, config = session.services.store, session.services.config
-    secret = session.services.new_secret()
-    for _ in range(16):
-        code = new_code()
-        created = rooms.create(code, message.variant, message.settings, message.name, secret)
-        if await store.create_room(code, rooms.to_bytes(created.room)):
-            break
-    else:
-        raise RoomError(ErrorCode.SERVER_BUSY, "could not find a free room code; try again")
+    async with deals.fresh_secret(session.services, message.variant, message.settings) as secret:
+        for _ in range(16):
+            code = new_code()
+            created = rooms.create(code, message.variant, message.settings, message.name, secret)
+            if await store.create_room(code, rooms.to_bytes(created.room)):
+                break
+        else:
+            raise RoomError(ErrorCode.SERVER_BUSY, "could not find a free room code; try again")
     await store.expire_room(code, config.idle_room_ttl_s)
     return await _enter(session, message.id, created.room, 0, 0)
 
@@ -141,11 +143,18 @@ async def leave(session: Session, message: Leave) -> Ok:
 
 async def set_settings(session: Session, message: SetSettings) -> Ok:
     code, seat = _require_player(session)
-
-    def change(room: Room) -> Transition:
-        return rooms.set_settings(room, seat, message.variant, message.settings)
-
-    await room_update.update(session.services.store, code, change)
+    services, variant, settings = session.services, message.variant, message.settings
+    room, _, _ = await room_update.load(services.store, code)
+    drawing: AbstractAsyncContextManager[bytes | None] = contextlib.nullcontext(None)
+    if rooms.needs_new_deal(room, variant, settings):
+        rooms.require_host(room, seat)  # refusals come before the pool's
+        rooms.require_phase(room, "lobby")
+        drawing = deals.fresh_secret(services, variant, settings)
+    async with drawing as secret:
+        change = functools.partial(
+            rooms.set_settings, seat=seat, variant=variant, settings=settings, secret=secret
+        )
+        await room_update.update(services.store, code, change)
     return Ok(id=message.id)
 
 
@@ -161,9 +170,19 @@ async def ready(session: Session, message: Ready) -> Ok:
 
 async def rematch(session: Session, message: RequestRematch) -> Ok:
     code, seat = _require_player(session)
-    secret = session.services.new_secret()
     store = session.services.store
-    await room_update.update(store, code, lambda r: races.rematch(r, seat, secret))
+    room, _, _ = await room_update.load(store, code)
+    rooms.require_host(room, seat)  # refusals come before the pool's
+    rooms.require_phase(room, "finished")
+
+    def change(current: Room) -> Transition:
+        if current.race_no != room.race_no:
+            raise RoomError(ErrorCode.ROOM_WRONG_PHASE, "that race was already rematched")
+        return races.rematch(current, seat, secret)
+
+    drawing = deals.fresh_secret(session.services, room.variant, room.settings, rematch=True)
+    async with drawing as secret:
+        await room_update.update(store, code, change)
     await store.expire_room(code, session.services.config.idle_room_ttl_s)
     return Ok(id=message.id)
 

@@ -10,12 +10,14 @@ Each `Metrics` has a private `CollectorRegistry`, so several servers in one proc
     solrace_request_errors_total           counter: requests answered with an error
     solrace_connections_refused_total      counter: connections refused by a limit per address
     solrace_move_latency_seconds           histogram: move received to acknowledgement sent
+    solrace_winnable_deals{variant}        gauge: seeds left in each game's pool of winnable
+                                           deals (shared by every process; read at each scrape)
     process_*, python_info                 the process and platform collectors
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -67,6 +69,17 @@ class Metrics:
             buckets=LATENCY_BUCKETS_S,
             registry=registry,
         )
+        self.winnable = Gauge(
+            "solrace_winnable_deals",
+            "Seeds left in each game's pool of winnable deals.",
+            ["variant"],
+            registry=registry,
+        )
+
+    def set_winnable(self, counts: Mapping[str, int]) -> None:
+        """The pool levels just read from the store, by game."""
+        for variant, count in counts.items():
+            self.winnable.labels(variant=variant).set(count)
 
     def render(self) -> bytes:
         """Every metric in the Prometheus text format (`CONTENT_TYPE`)."""

@@ -42,6 +42,7 @@ __all__ = [
     "from_bytes",
     "join",
     "leave",
+    "needs_new_deal",
     "put_player",
     "require_host",
     "require_phase",
@@ -80,7 +81,8 @@ class Room:
     variant: str
     settings: Settings
     secret: bytes
-    """Random bytes from the caller; the seed unless a public deal number is set."""
+    """Random bytes from the caller (in a winnable-only room, a seed from the pool of
+    winnable deals, see `server.deals`); the seed unless a public deal number is set."""
     host: int | None = None
     players: tuple[Player, ...] = ()
     """Sorted by seat; seat numbers may have gaps."""
@@ -171,14 +173,32 @@ def come_back(room: Room, seat: int) -> Transition:
     return Transition(room, (events.PlayerBack(seat=seat), *host_events))
 
 
-def set_settings(room: Room, seat: int, variant: str, settings: Settings) -> Transition:
-    """Host only, lobby only. Clears every ready flag so players agree to the change."""
+def needs_new_deal(room: Room, variant: str, settings: Settings) -> bool:
+    """Whether these settings need a new secret: a winnable-only deal is proven for
+    one game, so turning winnable-only on, or changing the game while it is on, does."""
+    if not settings.winnable_only:
+        return False
+    return variant != room.variant or not room.settings.winnable_only
+
+
+def set_settings(
+    room: Room, seat: int, variant: str, settings: Settings, secret: bytes | None = None
+) -> Transition:
+    """Host only, lobby only. Clears every ready flag so players agree to the change.
+
+    ``secret`` replaces the deal's secret; settings that need a new one
+    (`needs_new_deal`) are refused without it.
+    """
     require_host(room, seat)
     require_phase(room, "lobby")
     if any(player.seat >= settings.max_players for player in room.players):
         raise RoomError(ErrorCode.ROOM_BAD_SETTINGS, "a seated player has a seat beyond max")
+    if secret is None and needs_new_deal(room, variant, settings):
+        raise RoomError(ErrorCode.SERVER_BUSY, "the room changed meanwhile; try again")
     players = tuple(replace(player, ready=False) for player in room.players)
     room = replace(room, variant=variant, settings=settings, players=players)
+    if secret is not None:
+        room = replace(room, secret=secret)
     return Transition(room, (events.SettingsChanged(variant=variant, settings=settings),))
 
 

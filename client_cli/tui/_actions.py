@@ -123,9 +123,9 @@ def _setting_change(
         return following, settings
     update: dict[str, object]
     if key == "n":
-        update = {"deal_number": (settings.deal_number or 0) + 1}
-    elif key == "s":
-        update = {"deal_number": None}
+        update = {"deal_number": (settings.deal_number or 0) + 1, "winnable_only": False}
+    elif key in ("s", "w"):
+        update = {"deal_number": None, "winnable_only": key == "w"}
     elif key == "t":
         later = [limit for limit in TIME_LIMITS if limit > settings.time_limit_s]
         update = {"time_limit_s": later[0] if later else TIME_LIMITS[0]}

@@ -33,12 +33,13 @@ RECONNECTING = " Reconnecting... "
 def top_line(room: RoomSnapshot, you: int | None, reconnecting: bool = False) -> Text:
     """Room code, game, race and deal, who you are; while the connection is down, says so."""
     deal = room.settings.deal_number
+    name = "winnable deal" if room.settings.winnable_only else "secret deal"
     line = Text.assemble(
         ("solrace ", "bold"),
         (room.code, "reverse"),
         (f" {RECONNECTING}" if reconnecting else "", "bold white on red"),
         f"  {find_variant(room.variant).name}  race {room.race_no}",
-        f"  {'secret deal' if deal is None else f'deal {deal}'}",
+        f"  {name if deal is None else f'deal {deal}'}",
     )
     line.append("  watching" if you is None else f"  you: {player_name(room, you)}", style="dim")
     return line

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from client_cli.render import format_clock, format_duration
+from client_cli.render import deal_name, format_clock, format_duration
 from client_cli.tui.panel import state_of
 from engine import find_variant
 from protocol import RaceOver, RoomSnapshot
@@ -35,7 +35,7 @@ The move line (Up/Down: history, Right: take the suggested move):
 def lobby_lines(room: RoomSnapshot, you: int | None) -> list[Text]:
     """The room code to share, the game and settings, every seat and its ready state."""
     settings = room.settings
-    deal = "secret deal" if settings.deal_number is None else f"public deal {settings.deal_number}"
+    deal = deal_name(settings)
     lines = [
         Text.assemble(("Room ", "bold"), (room.code, "bold reverse"), f"  race {room.race_no}"),
         Text(f"Share it: solrace join {room.code} --name NAME", style="dim"),
@@ -64,7 +64,10 @@ def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
     if you is None:
         keys = "watching: the race shows when it starts   ctrl+q: leave"
     elif room.host == you:
-        keys += "\nhost: g game  n next public deal  s secret deal  t time limit  +/- seats"
+        keys += (
+            "\nhost: g game  n next public deal  s secret deal  w winnable deal"
+            "  t time limit  +/- seats"
+        )
     return keys
 
 

@@ -17,7 +17,8 @@ Prooms is the set of room codes, pruned of expired rooms when counted, and
 Pdeadlines is a sorted set of room codes scored by the room's next deadline in
 ms (or by the retry time of a claim on it). Scripts that save a room write its
 entry there, so this one key is shared by every room: the store needs a single
-Redis (or Valkey), not a cluster.
+Redis (or Valkey), not a cluster. Pwinnable:<game> is the set of secret seeds of
+that game the solver has proven winnable (the pool winnable-only rooms draw from).
 
 Seats run from 0 to `SEATS` - 1; scripts that touch every seat's game get the keys
 of all of them (`RoomKeys.all_seats`), so each script declares every key it touches.
@@ -108,6 +109,10 @@ class StoreKeys:
 
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"
+
+    def winnable(self, variant: str) -> str:
+        """The set of proven-winnable secret seeds of game `variant`."""
+        return f"{self.prefix}winnable:{variant}"
 
 
 def deadlines_key(prefix: str) -> str:

@@ -12,7 +12,8 @@ commit, see server.store._runner). Moves carry a client move id; a retried id
 returns the stored result as `Duplicate` without applying anything.
 
 Where each piece lives: server.store._keys. The scripts and the functions that
-build their KEYS and ARGV by name: server.store._lua_room and _lua_player.
+build their KEYS and ARGV by name: server.store._lua_room and _lua_player. The
+pool of winnable deals: server.store._pool.
 
 Lifecycle: ``async with await Store.connect(url, prefix) as store: ...``, or
 `close()` by hand. Closing is idempotent and safe to call from several tasks at
@@ -39,6 +40,7 @@ from server.store._deadlines import StoreDeadlines
 from server.store._edge import translated
 from server.store._feed import RoomFeed
 from server.store._lua import EventTarget
+from server.store._pool import StorePool
 from server.store._runner import ScriptRunner
 from server.store._script import Call, Status, checked
 from server.store._types import AlreadyFinished, CommitResult, Duplicate
@@ -49,7 +51,7 @@ POOL_WAIT_S = 10.0
 SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS, *_lua_deadline.SCRIPTS)
 
 
-class Store(StoreDeadlines):
+class Store(StoreDeadlines, StorePool):
     """The store speaks the domain; see the module doc for how it maps onto Redis."""
 
     def __init__(

@@ -149,3 +149,16 @@ def test_full_screen_by_default_plain_and_ascii_on_request(line: str) -> None:
     assert (default.plain, default.ascii) == (False, False)
     chosen = parse_args([*shlex.split(line), "--plain", "--ascii"])
     assert (chosen.plain, chosen.ascii) == (True, True)
+
+
+def test_winnable_only_rooms_are_asked_for_and_exclude_a_public_deal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert parse_args(["create", "little-forty", "--name", "Ada", "--winnable-only"]).settings == (
+        Settings(winnable_only=True)
+    )
+    assert parse_args(["practice", "little-milligan", "--winnable-only"]).settings.winnable_only
+    assert not parse_args(["practice", "little-milligan"]).settings.winnable_only
+    with pytest.raises(SystemExit):
+        parse_args(["create", "little-forty", "--name", "Ada", "--winnable-only", "--deal", "3"])
+    assert "leave --deal out" in capsys.readouterr().err

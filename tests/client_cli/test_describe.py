@@ -21,6 +21,8 @@ from protocol import (
     ReadyChanged,
     Rematch,
     RoomEvent,
+    Settings,
+    SettingsChanged,
     Sync,
 )
 from tests.client_cli._samples import board, room
@@ -108,4 +110,16 @@ def test_a_move_that_changes_nothing_says_which_count_to_give() -> None:
     pointless = Error(id=6, code=ErrorCode.MOVE_NO_EFFECT, message=hint, version=3)
     assert describe_error(move, pointless) == (
         f"The move t1 t10 was refused (move/no-effect): {hint}."
+    )
+
+
+def test_a_winnable_deal_is_named_and_its_empty_pool_says_the_cause_first() -> None:
+    changed = SettingsChanged(variant="little-forty", settings=Settings(winnable_only=True))
+    assert describe(changed, room(), 0) == (
+        "Settings changed: Little Forty, 4 seats, 15:00 limit, winnable deal."
+        " Everyone must be ready again."
+    )
+    empty = Error(id=3, code=ErrorCode.ROOM_NO_WINNABLE_DEAL, message="no winnable deal is left")
+    assert describe_error(Sync(id=3), empty) == (
+        "No winnable deal is left (room/no-winnable-deal)."
     )

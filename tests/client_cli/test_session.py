@@ -16,6 +16,7 @@ from client_cli.session import Session
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
+from server.store import Store
 from tests.client_cli._driver import Terminal, ready_and_go
 
 OpenTerminal = Callable[..., Awaitable[Terminal]]
@@ -251,3 +252,21 @@ async def test_an_unreachable_server_is_reported() -> None:
 async def _no_lines() -> AsyncIterator[str]:
     for line in list[str]():
         yield line
+
+
+async def test_a_winnable_only_room_says_so_or_says_why_it_cannot_open(
+    terminals: list[Terminal], server_url: str, store: Store
+) -> None:
+    refused = Terminal(server_url)
+    terminals.append(refused)
+    winnable = Settings(winnable_only=True)
+    refused.start(
+        lambda id_: CreateRoom(id=id_, variant="little-forty", name="Ada", settings=winnable)
+    )
+    text = await refused.wait_for("(room/no-winnable-deal)")
+    assert "solrace-server fill-pool --game little-forty" in text
+    assert "turn winnable-only off" in text
+    assert refused.task is not None and await refused.task != 0
+    await store.add_winnable("little-forty", [b"a winnable deal".ljust(32, b".")])
+    ada = await _host(terminals, server_url, "little-forty", winnable_only=True)
+    assert "Deal: winnable deal" in ada.text

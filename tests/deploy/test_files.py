@@ -72,6 +72,13 @@ def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
     assert _verify_unit(DEPLOY / "systemd" / "solrace.service", tmp_path) == "exit 0"
 
 
+def test_the_pool_timer_and_its_service_verify(tmp_path: Path) -> None:
+    """The timer's service requires the server's unit, so all three sit side by side."""
+    for unit in ("solrace.service", "solrace-fill-pool.service"):
+        assert _verify_unit(DEPLOY / "systemd" / unit, tmp_path) == "exit 0", unit
+    assert _verify_unit(DEPLOY / "systemd" / "solrace-fill-pool.timer", tmp_path) == "exit 0"
+
+
 def test_systemd_verify_reports_a_broken_unit(tmp_path: Path) -> None:
     broken = tmp_path / "broken" / "solrace.service"
     broken.parent.mkdir()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.embedded import EmbeddedValkey, _running
+from server.embedded import EmbeddedValkey, _running, running_url
 
 
 def server_pid(url: str) -> int:
@@ -33,6 +33,15 @@ def test_serves_with_an_append_only_file(private_valkey: EmbeddedValkey) -> None
         assert client.config_get("appendonly") == {"appendonly": "yes"}
         assert client.config_get("appendfsync") == {"appendfsync": "everysec"}
         assert client.config_get("dir")["dir"] == str(private_valkey.data_dir.resolve())
+
+
+def test_a_running_valkey_is_found_by_its_data_directory(
+    private_valkey: EmbeddedValkey, tmp_path: Path
+) -> None:
+    assert running_url(private_valkey.data_dir) == private_valkey.url
+    assert running_url(tmp_path / "elsewhere") is None
+    private_valkey.stop()
+    assert running_url(private_valkey.data_dir) is None
 
 
 def test_stop_ends_the_process_and_is_repeatable(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import pytest
 import engine
 from protocol import (
     CloseCode,
+    CreateRoom,
     ErrorCode,
     GoingAway,
     MakeMove,
@@ -124,6 +125,21 @@ async def test_metrics_count_moves_refusals_and_latency(
     assert 0 < after["solrace_move_latency_seconds_sum"] < 3
     buckets = [value for name, value in after.items() if "_bucket{" in name]
     assert buckets == sorted(buckets)
+
+
+async def test_metrics_give_each_games_pool_level_as_it_is_at_the_scrape(
+    connect: Connect, race_server: RaceServer, store: Store
+) -> None:
+    def level(samples: dict[str, float], game: str) -> float:
+        return samples[f'solrace_winnable_deals{{variant="{game}"}}']
+
+    await store.add_winnable("little-milligan", [b"one", b"two"])
+    scraped = await _metrics(race_server)
+    assert [level(scraped, game) for game in engine.VARIANT_KEYS] == [0, 2, 0, 0]
+    winnable = Settings(countdown_s=1, winnable_only=True)
+    ann = await connect()
+    await ann.call(CreateRoom, variant="little-milligan", name="Ann", settings=winnable)
+    assert level(await _metrics(race_server), "little-milligan") == 1
 
 
 # Restart

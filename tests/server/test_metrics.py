@@ -54,6 +54,20 @@ def test_every_metric_name_is_exposed() -> None:
     } <= names
 
 
+def test_pool_levels_are_one_gauge_labelled_by_game() -> None:
+    metrics = Metrics(lambda: 0, lambda: 0)
+    metrics.set_winnable({"little-forty": 4, "little-billie": 0})
+    metrics.set_winnable({"little-forty": 3})
+    text = metrics.render().decode()
+    levels = {
+        sample.labels["variant"]: sample.value
+        for family in text_string_to_metric_families(text)
+        if family.name == "solrace_winnable_deals"
+        for sample in family.samples
+    }
+    assert levels == {"little-forty": 3, "little-billie": 0}
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process metrics need /proc")
 def test_process_and_platform_collectors_are_included() -> None:
     text = Metrics(lambda: 0, lambda: 0).render().decode()

@@ -452,3 +452,18 @@ def test_storage_form_round_trips_every_field() -> None:
 def test_bad_storage_bytes_raise_value_error(data: bytes) -> None:
     with pytest.raises(ValueError, match="room record"):
         r.from_bytes(data)
+
+
+def test_a_winnable_only_deal_is_renewed_when_turned_on_or_its_game_changes() -> None:
+    room = _lobby("Ann")
+    on = FAST.model_copy(update={"winnable_only": True})
+    assert not r.needs_new_deal(room, "little-forty", FAST)
+    assert r.needs_new_deal(room, "little-forty", on)
+    with _refused(ErrorCode.SERVER_BUSY):
+        r.set_settings(room, 0, "little-forty", on)
+    room = r.set_settings(room, 0, "little-forty", on, b"pool seed").room
+    assert room.secret == b"pool seed" and room.seed == b"pool seed"
+    assert not r.needs_new_deal(room, "little-forty", on.model_copy(update={"max_players": 3}))
+    assert r.needs_new_deal(room, "little-billie", on)
+    assert not r.needs_new_deal(room, "little-billie", FAST)
+    assert r.set_settings(room, 0, "little-billie", FAST).room.secret == b"pool seed"

@@ -7,6 +7,7 @@ from pathlib import Path
 from client_cli.tui.app import RaceApp
 from protocol import CreateRoom
 from server.clock import ManualClock
+from server.store import Store
 from tests.client_cli._driver import Terminal
 from tests.client_cli.tui._screen import create, join, start_race, wait_for_text, wait_until
 
@@ -75,3 +76,19 @@ async def test_rematch_moves_a_public_deal_on_unless_asked_for_the_same(
                 f"deal {deal}",
             )
             await wait_for_text(pilot, f"(public deal {deal})")
+
+
+async def test_the_host_asks_for_a_winnable_deal_with_w(
+    server_url: str, store: Store, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_text(pilot, "Little Forty  (public deal 1)")
+        await pilot.press("w")
+        await wait_for_text(pilot, "No winnable little-forty deal is left on this server: turn")
+        await store.add_winnable("little-forty", [b"a winnable deal".ljust(32, b".")])
+        await pilot.press("w")
+        await wait_for_text(pilot, "Little Forty  (winnable deal)")
+        await pilot.press("n")
+        await wait_for_text(pilot, "Little Forty  (public deal 1)")
+        assert await store.winnable_counts(["little-forty"]) == {"little-forty": 0}

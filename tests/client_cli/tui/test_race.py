@@ -6,12 +6,14 @@ from pathlib import Path
 
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.keys import PILE_KEYS, Pick
+from client_cli.tui.race import top_line
 from client_cli.tui.widgets import MoveLine
 from client_cli.visible import visible_moves
-from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom
+from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from tests.client_cli._driver import Terminal
+from tests.client_cli._samples import room
 from tests.client_cli.tui._boards import deal_one, masked_beyond, pile_rows
 from tests.client_cli.tui._screen import (
     FAST,
@@ -207,3 +209,12 @@ async def test_after_a_reconnect_the_screen_says_so_and_keys_play_on(
         await pilot.press("d")
         await wait_until(pilot, lambda: app.session.tracker.version == 2, "a draw after it")
         assert "stock 58  w 6:" in screen_text(app)
+
+
+def test_the_top_line_names_the_deal() -> None:
+    def deal(settings: Settings) -> str:
+        return top_line(room(settings=settings), 0).plain
+
+    assert "race 1  winnable deal  you: Ada" in deal(Settings(winnable_only=True))
+    assert "race 1  secret deal  you: Ada" in deal(Settings())
+    assert "race 1  deal 7  you: Ada" in deal(Settings(deal_number=7))

@@ -40,3 +40,11 @@ def test_results_show_the_tie_breaks_the_times_and_the_checks() -> None:
 def test_help_fits_the_help_box_at_80_columns() -> None:
     assert max(len(line) for line in HELP.splitlines()) <= 74
     assert len(HELP.splitlines()) <= 20
+
+
+def test_the_lobby_names_a_winnable_deal_and_offers_its_key_to_the_host() -> None:
+    lobby = room(settings=Settings(winnable_only=True))
+    assert "Little Forty  (winnable deal)" in "\n".join(
+        line.plain for line in lobby_lines(lobby, 0)
+    )
+    assert "w winnable deal" in lobby_keys(lobby, 0)
