@@ -48,6 +48,9 @@ class Services:
     """Where the secrets of new deals come from (a test pins its deal here)."""
     by_token: dict[str, TokenHolder] = field(default_factory=dict)
     """Sessions of this process by token hash (a resumed token replaces its old socket)."""
+    background: set[asyncio.Task[None]] = field(default_factory=set)
+    """Work started after a reply and awaited by nobody (post-race verdicts);
+    cancelled on shutdown."""
     stopping: bool = False
     """Shutting down: a closing socket is a server restart, not a player leaving."""
     token_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
