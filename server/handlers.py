@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn
 
 from protocol import (
+    AskHint,
     ClientMessage,
     CreateRoom,
     ErrorCode,
@@ -33,7 +34,7 @@ from protocol import (
     Sync,
 )
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
-from server import play, room_update
+from server import hints, play, room_update
 from server import race as races
 from server import room as rooms
 from server.room import Room, RoomError, Transition
@@ -297,6 +298,7 @@ HANDLERS: dict[type[Any], Handler] = {
     Ready: ready,
     RequestRematch: rematch,
     Sync: sync,
+    AskHint: hints.hint,
     Ping: ping,
     Hello: hello_again,
     play.MakeMove: play.move,
