@@ -36,7 +36,7 @@ examples:
   solrace join ABC234 --name Bob                  take a seat in room ABC234
   solrace watch ABC234                            watch its race
   solrace resume                                  get back in after a drop
-  solrace practice little-milligan                race two bots on a fresh deal
+  solrace practice little-milligan                race two bots, with hints (H)
   solrace create little-forty --name Ada --bots 2 open a room with two bots in it
   solrace bot ABC234 --name Robo                  seat a bot in room ABC234
 
@@ -85,6 +85,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
             countdown_s=args.countdown,
             deal_number=args.deal,
             idle_limit_s=args.idle_limit,
+            practice=args.action == "practice",
         )
     return Options(
         action=args.action,
@@ -233,7 +234,8 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
         default=DEFAULT_STRATEGY,
         help=(
             "careful (default): greedy plus look-ahead rearranging; greedy: cards home,"
-            " then moves that show or empty; random: any of those"
+            " then moves that show or empty; random: any of those; expert: in practice"
+            " rooms, the server's hint (a solver's winning line), else careful"
         ),
     )
     bot.add_argument(
@@ -248,7 +250,8 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
     practice = actions.add_parser(
         "practice",
         help="race bots alone",
-        description="A solo race against bots on a fresh deal.",
+        description="A solo race against bots on a fresh deal, in a practice room: ask for"
+        " hints (H on the board, hint in line mode).",
     )
     practice.add_argument("variant", choices=VARIANT_KEYS, metavar="GAME", help="the game")
     practice.add_argument("--name", type=player_name, default="You", help="your name")

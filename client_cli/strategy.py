@@ -21,6 +21,9 @@ round in circles: boards are finite, and when no move is left it resigns
 (`choose` returns ``None``). Greedy and careful take a move of the first class
 that has one, ties broken by their own RNG (so bots with other seeds race the
 deal differently); random picks uniformly among greedy's moves.
+
+Expert plays the server's hints in practice rooms (see `client_cli.bot`); on
+its own board, with no hint to play, it is careful.
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ from client_cli._careful import board_key, careful_class, may_rearrange
 from engine import GameState, Move, apply, game_from_view, legal_moves
 from protocol import BoardView
 
-Strategy = Literal["careful", "greedy", "random"]
-STRATEGIES: tuple[Strategy, ...] = ("careful", "greedy", "random")
+Strategy = Literal["careful", "greedy", "random", "expert"]
+STRATEGIES: tuple[Strategy, ...] = ("careful", "greedy", "random", "expert")
 DEFAULT_STRATEGY: Strategy = "careful"
 Tried = set[tuple[BoardView, str]]
 """The moves already played from each board, as move text."""
@@ -43,7 +46,8 @@ HOME, SHOWS_OR_EMPTIES, STOCK = 0, 1, 2
 
 def choose(board: BoardView, tried: Tried, strategy: Strategy, rng: random.Random) -> Move | None:
     """The next move, or ``None`` when no move can make progress (time to resign)."""
-    ranked = careful_moves(board, tried) if strategy == "careful" else progress_moves(board, tried)
+    careful = strategy in ("careful", "expert")
+    ranked = careful_moves(board, tried) if careful else progress_moves(board, tried)
     if not ranked:
         return None
     if strategy == "random":
