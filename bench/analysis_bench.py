@@ -12,7 +12,8 @@ lasts ``--seconds``:
 - inline: the same verdict job called on the event loop itself, once, as a
   reference for what a blocked loop would look like.
 
-Figures are ms; the analysing phase is printed as a ratio to the idle one.
+Idle and analysing alternate for three rounds. Figures are ms; the analysing
+phases are summed up as ratios to the idle ones (median and range).
 
 Run: python -m bench.analysis_bench [--seconds S] [--budget S]
 """
@@ -30,7 +31,7 @@ from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench._stats import percentile
+from bench._stats import percentile, ratios
 from protocol import (
     PROTOCOL_VERSION,
     CreateRoom,
@@ -51,6 +52,8 @@ from server.solver_jobs import deal_verdict
 from server.store import Store
 
 T = TypeVar("T")
+ROUNDS = 3
+"""Idle and analysing phases, interleaved."""
 TICK_S = 0.010
 PING_EVERY_S = 0.020
 HARD_DEAL = ("little-milligan", 1)
@@ -206,32 +209,38 @@ async def measure(server: RaceServer, clock: ManualClock, seconds: float, budget
     print(f"{'':<10}{'tick p50':>10}{'tick p99':>10}{'tick max':>10}", end="")
     print(f"{'ping p50':>10}{'ping p99':>10}{'ping max':>10}   (ms)")
 
-    async def idle(stop: asyncio.Event) -> None:
+    async def idle(stop: asyncio.Event) -> int:
         await stop.wait()
+        return 0
 
     async def analysing(stop: asyncio.Event) -> int:
         return await feed(server, url, clock, stop)
 
-    async def inline(stop: asyncio.Event) -> None:
+    async def inline(stop: asyncio.Event) -> int:
         await asyncio.sleep(0.2)
         deal_verdict(HARD_DEAL[0], b"deal:%d" % HARD_DEAL[1], budget_s)
+        return 1
 
-    lags, trips, _ = await phase(server, seconds, idle)
-    base = row("idle", lags, trips)
-    lags, trips, races = await phase(server, seconds, analysing)
-    busy = row("analysing", lags, trips)
+    runs: dict[str, list[tuple[float, ...]]] = {"idle": [], "analysing": []}
+    races = 0
+    for _ in range(ROUNDS):
+        for name, work in (("idle", idle), ("analysing", analysing)):
+            lags, trips, done = await phase(server, seconds, work)
+            runs[name].append(row(name, lags, trips))
+            races += done if name == "analysing" else 0
     lags, trips, _ = await phase(server, max(seconds, budget_s + 1), inline)
     row("inline", lags, trips)
-    print(f"{races} races analysed; analysing / idle:", end="")
-    names = ("tick p99", "tick max", "ping p99", "ping max")
-    for name, top, bottom in zip(names, busy[1:3] + busy[4:6], base[1:3] + base[4:6], strict=True):
-        print(f"  {name} {top / max(bottom, 0.01):.2f}x", end="")
-    print()
+    print(f"{races} races analysed; analysing / idle, median [lowest-highest] of {ROUNDS}:")
+    for column, name in ((1, "tick p99"), (2, "tick max"), (4, "ping p99"), (5, "ping max")):
+        tops = [figures[column] for figures in runs["analysing"]]
+        bottoms = [max(figures[column], 0.01) for figures in runs["idle"]]
+        print(f"  {name} {ratios(tops, bottoms).format('.2f')}x", end="")
+    print(f"\n  (inline: the loop stalls for the whole search, {budget_s:g} s CPU)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--seconds", type=float, default=5.0, help="length of each phase")
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of each phase")
     parser.add_argument("--budget", type=float, default=1.0, help="verdict budget, CPU s")
     args = parser.parse_args()
     asyncio.run(run(args.seconds, args.budget))
