@@ -149,3 +149,11 @@ def test_full_screen_by_default_plain_and_ascii_on_request(line: str) -> None:
     assert (default.plain, default.ascii) == (False, False)
     chosen = parse_args([*shlex.split(line), "--plain", "--ascii"])
     assert (chosen.plain, chosen.ascii) == (True, True)
+
+
+def test_practice_opens_a_practice_room_and_create_a_ranked_one() -> None:
+    assert parse_args(["practice", "little-milligan"]).settings.practice is True
+    assert parse_args(["create", "little-milligan", "--name", "Ada"]).settings.practice is False
+    assert parse_args(["bot", "--create", "little-forty", "--strategy", "expert"]).strategy == (
+        "expert"
+    )
