@@ -18,6 +18,7 @@ from server.app import RaceServer
 from server.room import Transition
 from server.solver_jobs import deal_verdict
 from server.store import Store
+from tests.conftest import OpenStore
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory
 
@@ -93,6 +94,28 @@ async def test_a_verdict_finished_after_the_rematch_is_dropped(
         assert (snapshot.room.race_no, snapshot.room.verdict) == (2, None)
     finally:
         server.services.analyst.close()
+        await client.close()
+
+
+async def test_two_processes_analysing_the_same_race_record_one_verdict(
+    store: Store, open_store: OpenStore, start_server: ServerFactory
+) -> None:
+    first = await start_server(store, analysis_workers=0)
+    second = await start_server(await open_store(), analysis_workers=0)
+    client, code = await _resigned_race(first, "little-billie", 7)
+    try:
+        await _settled(first)
+        raced, _, seq = await room_update.load(store, code)
+        for server in (first, second):
+            server.services.analyst = Analyst(workers=1, queue=0)
+        both = [verdict.analyse(server.services, code, raced) for server in (first, second)]
+        assert len({found.verdict for found in await asyncio.gather(*both) if found}) == 1
+        assert await _seq(store, code) == seq + 1
+        await client.wait_event("deal_analysed")
+        assert len(client.events("deal_analysed")) == 1
+    finally:
+        for server in (first, second):
+            server.services.analyst.close()
         await client.close()
 
 
