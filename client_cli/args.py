@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from client_cli.strategy import DEFAULT_STRATEGY, STRATEGIES, Strategy
+from client_cli.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
 from engine import VARIANT_KEYS
 from protocol import Settings
 from protocol.limits import (
@@ -63,7 +63,7 @@ class Options:
     """Bots to seat in a room this client creates."""
     bot_speed: float = DEFAULT_BOT_SPEED
     """Moves a second, for every bot this command starts."""
-    strategy: Strategy = DEFAULT_STRATEGY
+    strategy: BotStrategy = DEFAULT_STRATEGY
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
@@ -230,7 +230,7 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
     )
     bot.add_argument(
         "--strategy",
-        choices=STRATEGIES,
+        choices=BOT_STRATEGIES,
         default=DEFAULT_STRATEGY,
         help=(
             "careful (default): greedy plus look-ahead rearranging; greedy: cards home,"

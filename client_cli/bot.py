@@ -25,7 +25,7 @@ from typing import TypeVar
 
 from client_cli.render import render_ranking
 from client_cli.session import Entry, Session, Write
-from client_cli.strategy import DEFAULT_STRATEGY, Strategy, Tried, choose
+from client_cli.strategy import DEFAULT_STRATEGY, BotStrategy, Tried, board_strategy, choose
 from client_cli.tracker import Tracker
 from client_cli.verify import check_race
 from engine import Move, find_variant
@@ -44,7 +44,7 @@ Sleep = Callable[[float], Awaitable[None]]
 @dataclass(frozen=True, slots=True)
 class BotPlan:
     name: str
-    strategy: Strategy = DEFAULT_STRATEGY
+    strategy: BotStrategy = DEFAULT_STRATEGY
     speed: float = DEFAULT_SPEED
     seats: int | None = None
     """Say ready once this many players are seated; ``None``: every seat."""
@@ -127,7 +127,7 @@ class Bot:
             self.hinted = (room.race_no, tracker.version or 0)
             return "hint"
         move = self._hinted_move(tracker.version) or choose(
-            board, self.tried, self.plan.strategy, self.rng
+            board, self.tried, board_strategy(self.plan.strategy), self.rng
         )
         if move is None:
             self.resigned = room.race_no

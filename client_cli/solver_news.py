@@ -28,6 +28,9 @@ async def ask_hint(session: Session) -> Hint | None:
     if tracker.seat is None or board is None or board.outcome != "playing":
         session.write("Hints are for players in a race.")
         return None
+    if session.reconnecting:
+        session.write("Not connected: ask for the hint again once the connection is back.")
+        return None
     reply = await session.call(AskHint(id=session.pending.next_id()))
     if not isinstance(reply, Hint):
         return None

@@ -22,8 +22,8 @@ round in circles: boards are finite, and when no move is left it resigns
 that has one, ties broken by their own RNG (so bots with other seeds race the
 deal differently); random picks uniformly among greedy's moves.
 
-Expert plays the server's hints in practice rooms (see `client_cli.bot`); on
-its own board, with no hint to play, it is careful.
+A bot may also play as an expert (`BotStrategy`): the server's hints in
+practice rooms (see `client_cli.bot`), and careful moves where it has none.
 """
 
 from __future__ import annotations
@@ -35,8 +35,11 @@ from client_cli._careful import board_key, careful_class, may_rearrange
 from engine import GameState, Move, apply, game_from_view, legal_moves
 from protocol import BoardView
 
-Strategy = Literal["careful", "greedy", "random", "expert"]
-STRATEGIES: tuple[Strategy, ...] = ("careful", "greedy", "random", "expert")
+Strategy = Literal["careful", "greedy", "random"]
+STRATEGIES: tuple[Strategy, ...] = ("careful", "greedy", "random")
+BotStrategy = Literal[Strategy, "expert"]
+"""What a bot plays by: a strategy of its own board, or the server's hints (expert)."""
+BOT_STRATEGIES: tuple[BotStrategy, ...] = (*STRATEGIES, "expert")
 DEFAULT_STRATEGY: Strategy = "careful"
 Tried = set[tuple[BoardView, str]]
 """The moves already played from each board, as move text."""
@@ -46,14 +49,18 @@ HOME, SHOWS_OR_EMPTIES, STOCK = 0, 1, 2
 
 def choose(board: BoardView, tried: Tried, strategy: Strategy, rng: random.Random) -> Move | None:
     """The next move, or ``None`` when no move can make progress (time to resign)."""
-    careful = strategy in ("careful", "expert")
-    ranked = careful_moves(board, tried) if careful else progress_moves(board, tried)
+    ranked = careful_moves(board, tried) if strategy == "careful" else progress_moves(board, tried)
     if not ranked:
         return None
     if strategy == "random":
         return rng.choice(ranked)[1]
     best = min(kind for kind, _ in ranked)
     return rng.choice([move for kind, move in ranked if kind == best])
+
+
+def board_strategy(strategy: BotStrategy) -> Strategy:
+    """The strategy a bot picks its own moves by (an expert's, where it has no hint)."""
+    return "careful" if strategy == "expert" else strategy
 
 
 def progress_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
