@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from client_cli.strategy import DEFAULT_STRATEGY, STRATEGIES, Strategy
+from client_cli.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
 from engine import VARIANT_KEYS
 from protocol import Settings
 from protocol.limits import (
@@ -36,7 +36,7 @@ examples:
   solrace join ABC234 --name Bob                  take a seat in room ABC234
   solrace watch ABC234                            watch its race
   solrace resume                                  get back in after a drop
-  solrace practice little-milligan                race two bots on a fresh deal
+  solrace practice little-milligan                race two bots, with hints (H)
   solrace create little-forty --name Ada --bots 2 open a room with two bots in it
   solrace bot ABC234 --name Robo                  seat a bot in room ABC234
 
@@ -63,7 +63,7 @@ class Options:
     """Bots to seat in a room this client creates."""
     bot_speed: float = DEFAULT_BOT_SPEED
     """Moves a second, for every bot this command starts."""
-    strategy: Strategy = DEFAULT_STRATEGY
+    strategy: BotStrategy = DEFAULT_STRATEGY
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
@@ -88,6 +88,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
             deal_number=args.deal,
             idle_limit_s=args.idle_limit,
             winnable_only=args.winnable_only,
+            practice=args.action == "practice",
         )
     return Options(
         action=args.action,
@@ -237,11 +238,12 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
     )
     bot.add_argument(
         "--strategy",
-        choices=STRATEGIES,
+        choices=BOT_STRATEGIES,
         default=DEFAULT_STRATEGY,
         help=(
             "careful (default): greedy plus look-ahead rearranging; greedy: cards home,"
-            " then moves that show or empty; random: any of those"
+            " then moves that show or empty; random: any of those; expert: in practice"
+            " rooms, the server's hint (a solver's winning line), else careful"
         ),
     )
     bot.add_argument(
@@ -256,7 +258,8 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
     practice = actions.add_parser(
         "practice",
         help="race bots alone",
-        description="A solo race against bots on a fresh deal.",
+        description="A solo race against bots on a fresh deal, in a practice room: ask for"
+        " hints (H on the board, hint in line mode).",
     )
     practice.add_argument("variant", choices=VARIANT_KEYS, metavar="GAME", help="the game")
     practice.add_argument("--name", type=player_name, default="You", help="your name")

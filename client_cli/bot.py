@@ -4,9 +4,14 @@ A bot is a `Session` like a person's, fed by `Bot.lines` instead of a
 keyboard: it says ``ready`` once enough players are seated (so a race never
 starts half-empty), then sends the move `strategy.choose` picks from its
 board, at most ``speed`` moves a second, and ``resign`` when no move can make
-progress. While its connection is down it waits (a move typed then would be
-queued, and the next refused). Its line source ends when the race is over,
-which ends the session.
+progress. The expert strategy first types ``hint`` for each new board in a
+practice room, and plays the hinted move when the server found a winning line
+from there; when it found none within its budget, or refused (server busy), or
+the room is ranked (where the server never gives hints), the bot makes a
+careful move instead. A client bot cannot solve a ranked deal itself: it does
+not know the face-down cards; only the server does. While its connection is
+down it waits (a move typed then would be queued, and the next refused). Its
+line source ends when the race is over, which ends the session.
 """
 
 from __future__ import annotations
@@ -20,11 +25,11 @@ from typing import TypeVar
 
 from client_cli.render import render_ranking
 from client_cli.session import Entry, Session, Write
-from client_cli.strategy import DEFAULT_STRATEGY, Strategy, Tried, choose
+from client_cli.strategy import DEFAULT_STRATEGY, BotStrategy, Tried, board_strategy, choose
 from client_cli.tracker import Tracker
 from client_cli.verify import check_race
-from engine import find_variant
-from protocol import BoardView, Error, ErrorCode, JoinRoom, ServerMessage
+from engine import Move, find_variant
+from protocol import BoardView, Error, ErrorCode, Hint, JoinRoom, RoomSnapshot, ServerMessage
 
 DEFAULT_SPEED = 2.0
 """Moves a second."""
@@ -39,7 +44,7 @@ Sleep = Callable[[float], Awaitable[None]]
 @dataclass(frozen=True, slots=True)
 class BotPlan:
     name: str
-    strategy: Strategy = DEFAULT_STRATEGY
+    strategy: BotStrategy = DEFAULT_STRATEGY
     speed: float = DEFAULT_SPEED
     seats: int | None = None
     """Say ready once this many players are seated; ``None``: every seat."""
@@ -56,6 +61,8 @@ class Bot:
         """The race number the bot last said ready for."""
         self.resigned = 0
         self.last_try: tuple[BoardView, str] | None = None
+        self.hinted: tuple[int, int] | None = None
+        """The race number and game version the bot last asked a hint for."""
 
     async def lines(self) -> AsyncIterator[str]:
         """What the bot types, one line at a time, until its race is over."""
@@ -72,7 +79,7 @@ class Bot:
             if _slowed_down(self.session.last_reply):
                 self._undo(line)
                 await self.sleep(SLOWED_DOWN_PAUSE_S)
-            elif line not in ("ready", "resign"):
+            elif line not in ("ready", "resign", "hint"):
                 await self.sleep(1 / self.plan.speed)
 
     def _undo(self, line: str) -> None:
@@ -81,6 +88,8 @@ class Bot:
             self.readied = 0
         elif line == "resign":
             self.resigned = 0
+        elif line == "hint":
+            self.hinted = None
         elif self.last_try is not None:
             self.tried.discard(self.last_try)
 
@@ -114,13 +123,31 @@ class Bot:
             return None
         if mine[0].outcome != "playing" or self.resigned == room.race_no:
             return None
-        move = choose(board, self.tried, self.plan.strategy, self.rng)
+        if self._wants_hint(room, tracker.version):
+            self.hinted = (room.race_no, tracker.version or 0)
+            return "hint"
+        move = self._hinted_move(tracker.version) or choose(
+            board, self.tried, board_strategy(self.plan.strategy), self.rng
+        )
         if move is None:
             self.resigned = room.race_no
             return "resign"
         self.last_try = (board, move.format())
         self.tried.add(self.last_try)
         return move.format()
+
+    def _wants_hint(self, room: RoomSnapshot, version: int | None) -> bool:
+        """Expert, in a practice room, and no hint asked for this board yet."""
+        if self.plan.strategy != "expert" or not room.settings.practice:
+            return False
+        return self.hinted != (room.race_no, version or 0)
+
+    def _hinted_move(self, version: int | None) -> Move | None:
+        """The move of the hint just received, if it is for this board and wins."""
+        reply = self.session.last_reply
+        if not isinstance(reply, Hint) or reply.version != version or reply.move is None:
+            return None
+        return Move.parse(reply.move)
 
 
 def _slowed_down(reply: ServerMessage | None) -> bool:

@@ -20,6 +20,7 @@ WORDS = (
     "end",
     "rematch",
     "sync",
+    "hint",
     "help",
     "quit",
 )
@@ -37,6 +38,8 @@ Commands:
   end               host only, during a race: end it now for everyone still racing
   rematch           host only, after a race: back to the lobby
   sync              fetch the room and your board afresh
+  hint              practice rooms: the next move of a winning line, if the
+                    server finds one within its budget
   help              this text
   quit              leave (during a race your seat is kept: solrace resume)"""
 

@@ -11,10 +11,12 @@ from typing import Any
 
 from client_cli.render import deal_name, format_clock, format_duration
 from client_cli.room import player_name
+from client_cli.solver_news import verdict_text
 from engine import find_variant
 from protocol import (
     ClientMessage,
     Countdown,
+    DealAnalysed,
     Error,
     ErrorCode,
     HostChanged,
@@ -150,6 +152,10 @@ def _idle(event: IdleWarning, room: RoomSnapshot, you: int | None) -> str:
     return f"{player_name(room, event.seat)} has been idle too long and times out unless they move."
 
 
+def _analysed(event: DealAnalysed, room: RoomSnapshot, you: int | None) -> str:
+    return verdict_text(event.verdict)
+
+
 def _rematch(event: Rematch, room: RoomSnapshot, you: int | None) -> str:
     return f"Rematch: back to the lobby for race {event.race_no}. Type ready when you are."
 
@@ -167,5 +173,6 @@ _TEXTS: dict[type[Any], Describe] = {
     ProgressMade: _progress,
     PlayerFinished: _finished,
     IdleWarning: _idle,
+    DealAnalysed: _analysed,
     Rematch: _rematch,
 }

@@ -12,6 +12,7 @@ from typing import Any
 
 from protocol import (
     Countdown,
+    DealAnalysed,
     HostChanged,
     PlayerBack,
     PlayerFinished,
@@ -149,8 +150,13 @@ def _rematch(room: RoomSnapshot, event: Rematch) -> RoomSnapshot:
         "start_at_ms": None,
         "seed_commit": None,
         "seed": None,
+        "verdict": None,
     }
     return room.model_copy(update=update)
+
+
+def _analysed(room: RoomSnapshot, event: DealAnalysed) -> RoomSnapshot:
+    return room.model_copy(update={"verdict": event.verdict})
 
 
 _CHANGES: dict[type[Any], Callable[[RoomSnapshot, Any], RoomSnapshot]] = {
@@ -166,5 +172,6 @@ _CHANGES: dict[type[Any], Callable[[RoomSnapshot, Any], RoomSnapshot]] = {
     ProgressMade: _progress,
     PlayerFinished: _finished,
     RaceOver: _over,
+    DealAnalysed: _analysed,
     Rematch: _rematch,
 }

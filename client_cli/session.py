@@ -36,6 +36,7 @@ from client_cli._watch_link import watch_link
 from client_cli.commands import HELP, WORDS, CommandError, parse_command
 from client_cli.connection import ConnectFailed, Connection
 from client_cli.describe import describe_error, sentence
+from client_cli.solver_news import ask_hint
 from client_cli.statefile import SavedSession
 from client_cli.tracker import Tracker
 from engine import Move
@@ -137,6 +138,8 @@ class Session:
             self.write(self._local_text(word))
         elif word == "sync":
             await self.sync()
+        elif word == "hint":
+            await ask_hint(self)
         elif word:
             await self.call(word_request(word, self.pending.next_id()))
         return True

@@ -21,6 +21,9 @@ round in circles: boards are finite, and when no move is left it resigns
 (`choose` returns ``None``). Greedy and careful take a move of the first class
 that has one, ties broken by their own RNG (so bots with other seeds race the
 deal differently); random picks uniformly among greedy's moves.
+
+A bot may also play as an expert (`BotStrategy`): the server's hints in
+practice rooms (see `client_cli.bot`), and careful moves where it has none.
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ from protocol import BoardView
 
 Strategy = Literal["careful", "greedy", "random"]
 STRATEGIES: tuple[Strategy, ...] = ("careful", "greedy", "random")
+BotStrategy = Literal[Strategy, "expert"]
+"""What a bot plays by: a strategy of its own board, or the server's hints (expert)."""
+BOT_STRATEGIES: tuple[BotStrategy, ...] = (*STRATEGIES, "expert")
 DEFAULT_STRATEGY: Strategy = "careful"
 Tried = set[tuple[BoardView, str]]
 """The moves already played from each board, as move text."""
@@ -50,6 +56,11 @@ def choose(board: BoardView, tried: Tried, strategy: Strategy, rng: random.Rando
         return rng.choice(ranked)[1]
     best = min(kind for kind, _ in ranked)
     return rng.choice([move for kind, move in ranked if kind == best])
+
+
+def board_strategy(strategy: BotStrategy) -> Strategy:
+    """The strategy a bot picks its own moves by (an expert's, where it has no hint)."""
+    return "careful" if strategy == "expert" else strategy
 
 
 def progress_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from server._hint_lines import HintLines
 from server.admission import AddressLimits
 from server.analysis import Analyst
 from server.clock import Clock, SystemClock
@@ -48,6 +49,11 @@ class Services:
     """Where the secrets of new deals come from (a test pins its deal here)."""
     by_token: dict[str, TokenHolder] = field(default_factory=dict)
     """Sessions of this process by token hash (a resumed token replaces its old socket)."""
+    hint_lines: HintLines = field(default_factory=HintLines)
+    """The last winning line found for each seat (`server.hints`)."""
+    background: set[asyncio.Task[None]] = field(default_factory=set)
+    """Work started after a reply and awaited by nobody (post-race verdicts);
+    cancelled on shutdown."""
     stopping: bool = False
     """Shutting down: a closing socket is a server restart, not a player leaving."""
     token_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(

@@ -49,8 +49,15 @@ class Analyst:
         return self._pool
 
     def close(self) -> None:
-        """Stop the workers; jobs running are abandoned, waiting ones cancelled."""
+        """Stop the workers; jobs running are abandoned, waiting ones cancelled.
+
+        A worker in the middle of a search is terminated rather than left to spend
+        the rest of its budget on an answer nobody will read.
+        """
         self._closed = True
         if self._pool is not None:
+            busy = list(self._pool._processes.values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for worker in busy:
+                worker.terminate()
             self._pool = None

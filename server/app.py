@@ -136,8 +136,16 @@ class RaceServer:
             for session in self.sessions:
                 session.conn.transport.abort()
         await self.hub.close(max(0.0, deadline - loop.time()))
+        await self._cancel_background()
         self.services.analyst.close()
         await self.store.close()
+
+    async def _cancel_background(self) -> None:
+        """Background work (verdicts) is dropped on shutdown; a restart does not redo it."""
+        left = [*self.services.background]
+        for task in left:
+            task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
 
     async def _connection(self, conn: ServerConnection) -> None:
         assert isinstance(conn, FairConnection) and conn.client_address is not None

@@ -16,6 +16,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, NoReturn
 
 from protocol import (
+    AskHint,
     ClientMessage,
     CreateRoom,
     ErrorCode,
@@ -35,7 +36,7 @@ from protocol import (
     Sync,
 )
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
-from server import deals, play, room_update
+from server import deals, hints, play, room_update
 from server import race as races
 from server import room as rooms
 from server.room import Room, RoomError, Transition
@@ -316,6 +317,7 @@ HANDLERS: dict[type[Any], Handler] = {
     Ready: ready,
     RequestRematch: rematch,
     Sync: sync,
+    AskHint: hints.hint,
     Ping: ping,
     Hello: hello_again,
     play.MakeMove: play.move,

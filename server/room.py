@@ -28,7 +28,7 @@ from pydantic import TypeAdapter
 
 from protocol import ErrorCode, Phase, PlayerOutcome, Role, RoomEvent, events
 from protocol.limits import MAX_SPECTATORS
-from protocol.models import RoomSnapshot, Settings
+from protocol.models import DealVerdict, RoomSnapshot, Settings
 from server._ranking import PlayerStats, player_info
 
 __all__ = [
@@ -90,6 +90,8 @@ class Room:
     phase: Phase = "lobby"
     race_no: int = 1
     start_at_ms: int | None = None
+    verdict: DealVerdict | None = None
+    """The solver's verdict on a race's deal, once known (`server.verdict`)."""
 
     @property
     def seed(self) -> bytes:
@@ -227,7 +229,15 @@ def snapshot(room: Room, stats: Mapping[int, PlayerStats]) -> RoomSnapshot:
         start_at_ms=room.start_at_ms,
         seed_commit=room.seed_commit if started else None,
         seed=room.seed.hex() if room.phase == "finished" else None,
+        verdict=_race_verdict(room),
     )
+
+
+def _race_verdict(room: Room) -> DealVerdict | None:
+    """The verdict on the race the room is at, once it is over; none for an earlier race."""
+    if room.phase != "finished" or room.verdict is None:
+        return None
+    return room.verdict if room.verdict.race_no == room.race_no else None
 
 
 def to_bytes(room: Room) -> bytes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import engine
 from server import race as races
-from server import room_update
+from server import room_update, verdict
 from server._services import Services
 from server.room import Room, Transition
 
@@ -45,10 +45,15 @@ async def record_finish(services: Services, code: str, seat: int, outcome: str, 
 
 
 async def close_race(services: Services, code: str, now: int) -> None:
-    """Rank and close the race if nobody is racing any more; the room then expires."""
+    """Rank and close the race if nobody is racing any more; the room then expires.
+
+    The process that closes it starts the solver's verdict on the deal, which
+    arrives later as ``deal_analysed`` (`server.verdict`).
+    """
     saved = await room_update.finish_if_over(services.store, code, now)
     if saved is not None:
         await services.store.expire_room(code, services.config.finished_room_ttl_s)
+        verdict.after_race(services, code, saved.room)
 
 
 async def reconcile(services: Services, code: str, room: Room) -> None:

@@ -24,6 +24,7 @@ from client_cli.describe import describe_error
 from client_cli.session import Entry
 from client_cli.tui import _actions
 from client_cli.tui.glyphs import Glyphs
+from client_cli.tui.hints import HINT_KEY, show_hint
 from client_cli.tui.keys import Pick
 from client_cli.tui.link import ScreenSession
 from client_cli.tui.panel import URGENT_S, WARN_S, time_left_ms, warning_due
@@ -41,6 +42,7 @@ from engine import Move
 from protocol import (
     BoardShown,
     ClientMessage,
+    DealAnalysed,
     Error,
     EventFrame,
     GoingAway,
@@ -57,7 +59,7 @@ Job = Callable[[], Awaitable[object]]
 TICK_S = 0.2
 NOTES_KEPT = 20
 READY_HINT = "Press space when you are ready."
-QUIET_EVENTS = (ProgressMade, BoardShown, RaceOver)
+QUIET_EVENTS = (ProgressMade, BoardShown, RaceOver, DealAnalysed)
 """Events the panel or the results show; they never take the message line."""
 
 CSS = """
@@ -225,6 +227,9 @@ class RaceApp(App[int]):
             return True
         if key == "x":
             self.confirm_resign()
+            return True
+        if key == HINT_KEY:
+            self.do(lambda: show_hint(self))
             return True
         return _actions.board_key(self, key)
 

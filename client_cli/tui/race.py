@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 from client_cli.room import player_name
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
+from client_cli.tui.hints import race_keys
 from client_cli.tui.panel import big_number, panel_lines
 from client_cli.tui.screens import View, key_name
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
@@ -94,6 +95,7 @@ class RaceScreen(View):
             lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
         )
         self.query_one("#message", Static).update(app.message)
+        self.query_one("#keys", Static).update(race_keys(room, RACE_KEYS))
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):

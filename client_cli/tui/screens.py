@@ -14,6 +14,7 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from client_cli.tui.hints import verdict_lines
 from client_cli.tui.texts import HELP, lobby_keys, lobby_lines, results_keys, results_lines
 from engine import find_variant
 
@@ -87,7 +88,7 @@ class ResultsScreen(View):
         if tracker.room is None or app.over is None:
             return
         total = find_variant(tracker.room.variant).total
-        lines = results_lines(app.over, total, app.checks)
+        lines = [*results_lines(app.over, total, app.checks), *verdict_lines(tracker.room)]
         self.query_one("#results", Static).update(Text("\n").join(lines))
         self.query_one("#message", Static).update(app.message)
         self.query_one("#keys", Static).update(Text(results_keys(tracker.room, tracker.seat)))

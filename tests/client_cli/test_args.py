@@ -162,3 +162,11 @@ def test_winnable_only_rooms_are_asked_for_and_exclude_a_public_deal(
     with pytest.raises(SystemExit):
         parse_args(["create", "little-forty", "--name", "Ada", "--winnable-only", "--deal", "3"])
     assert "leave --deal out" in capsys.readouterr().err
+
+
+def test_practice_opens_a_practice_room_and_create_a_ranked_one() -> None:
+    assert parse_args(["practice", "little-milligan"]).settings.practice is True
+    assert parse_args(["create", "little-milligan", "--name", "Ada"]).settings.practice is False
+    assert parse_args(["bot", "--create", "little-forty", "--strategy", "expert"]).strategy == (
+        "expert"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
@@ -62,3 +63,13 @@ async def test_a_closed_analyst_refuses_jobs() -> None:
     analyst.close()
     with pytest.raises(AnalysisBusy):
         await analyst.run(_spin, 0.0)
+
+
+async def test_closing_ends_a_job_still_running() -> None:
+    analyst = Analyst(workers=1, queue=0)
+    assert isinstance(await analyst.run(_spin, 0.0), int)
+    job = asyncio.ensure_future(analyst.run(_spin, 30.0))
+    await asyncio.sleep(0.1)
+    analyst.close()
+    with pytest.raises(BrokenProcessPool):
+        await job

@@ -1,0 +1,41 @@
+"""The solver on the full screen: the hint key on the race screen, and the deal's
+verdict under the results."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from client_cli.solver_news import ask_hint, verdict_text
+from client_cli.tui.widgets import MoveLine
+from protocol import RoomSnapshot
+
+if TYPE_CHECKING:
+    from client_cli.tui.app import RaceApp
+
+HINT_KEY = "H"
+PRACTICE_KEYS = "1-9 0 b-v: piles  w r  f h: home  a: all home  d: draw  x: resign  H: hint  ?"
+
+
+def race_keys(room: RoomSnapshot, keys: str) -> str:
+    """The key line of the race screen: in a practice room it names the hint key."""
+    return PRACTICE_KEYS if room.settings.practice else keys
+
+
+async def show_hint(app: RaceApp) -> None:
+    """Ask for a hint; a winning move is also put on the move line, ready to send."""
+    hint = await ask_hint(app.session)
+    if hint is None or hint.move is None or hint.version != app.session.tracker.version:
+        return
+    lines = app.screen.query(MoveLine)
+    if lines:
+        lines.first().value = hint.move
+        app.note(f"Hint: {hint.move}   (Tab, then Enter plays it)")
+
+
+def verdict_lines(room: RoomSnapshot) -> list[Text]:
+    """The solver's verdict on the race's deal, once the server has sent it."""
+    if room.verdict is None or room.verdict.race_no != room.race_no:
+        return []
+    return [Text(""), Text(verdict_text(room.verdict), style="bold")]

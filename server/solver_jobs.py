@@ -1,0 +1,41 @@
+"""Solver jobs that `server.analysis.Analyst` runs in its worker processes.
+
+A job crosses a process boundary both ways, so it is a module-level function
+taking only plain values (a variant key, the seed's bytes, move texts, a budget
+in seconds) and returning a plain tuple. The budget is CPU time of the worker
+(`time.process_time`): a worker that waits for a core does not lose its budget
+to the wait, and a busy machine cannot turn a verdict into "undecided".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import engine
+from engine.solver import Budget, solve
+
+__all__ = ["deal_verdict", "winning_line"]
+
+
+def deal_verdict(variant: str, seed: bytes, budget_s: float) -> tuple[str, int | None]:
+    """The solver's result on the deal from its first position, and the length
+    of the winning line it found (``None`` unless the result is ``"won"``)."""
+    result, line = winning_line(variant, seed, (), budget_s)
+    return result, len(line) if result == "won" else None
+
+
+def winning_line(
+    variant: str, seed: bytes, moves: tuple[str, ...], budget_s: float
+) -> tuple[str, tuple[str, ...]]:
+    """The solver's result from the position after ``moves`` on the deal, with the
+    winning line from there (empty unless the result is ``"won"``)."""
+    state = engine.replay(variant, seed, moves)
+    verdict = solve(state, Budget(expired=_cpu_deadline(budget_s)))
+    return verdict.result, verdict.moves
+
+
+def _cpu_deadline(budget_s: float) -> Callable[[], bool]:
+    """A check that says when this process has spent ``budget_s`` more CPU seconds."""
+    end = time.process_time() + budget_s
+    return lambda: time.process_time() > end
