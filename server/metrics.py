@@ -10,6 +10,8 @@ Each `Metrics` has a private `CollectorRegistry`, so several servers in one proc
     solrace_request_errors_total           counter: requests answered with an error
     solrace_connections_refused_total      counter: connections refused by a limit per address
     solrace_move_latency_seconds           histogram: move received to acknowledgement sent
+    solrace_dead_end_checks_total{answer}  counter: dead-end checks by answer (can, cannot,
+                                           undecided; busy: no solver worker was free)
     process_*, python_info                 the process and platform collectors
 """
 
@@ -65,6 +67,13 @@ class Metrics:
             "solrace_move_latency_seconds",
             "Time from receiving a move to sending its acknowledgement.",
             buckets=LATENCY_BUCKETS_S,
+            registry=registry,
+        )
+
+        self.dead_end_checks = Counter(
+            "solrace_dead_end_checks",
+            "Dead-end checks of racers with no card home for a while, by answer.",
+            ["answer"],
             registry=registry,
         )
 

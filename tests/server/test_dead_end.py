@@ -1,0 +1,102 @@
+"""Dead-end notices: pushed to the racer alone, once per position, only when proven.
+
+Little Milligan deal 4 starts with a card that can go home; three deals
+from the stock bury it, and no sequence of moves can then put a card home
+(the engine's own search says so below). The server's clock is advanced past
+``dead_end_after_s``; the check itself runs in a real solver worker, so the
+test waits for its answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import engine
+from engine.solver import Budget
+from engine.solver.dead_end import reach_home
+from protocol import DeadEnd, JoinRoom, MakeMove, Ping, Settings
+from server.app import RaceServer
+from server.clock import ManualClock
+from tests.server._client import Client, start_race
+
+Connect = Callable[[], Awaitable[Client]]
+VARIANT, DEAL = "little-milligan", 4
+SETTINGS = Settings(countdown_s=1, deal_number=DEAL)
+BURYING = ["deal", "deal", "deal"]
+AFTER_MS = 30_000
+"""The default ``dead_end_after_s``."""
+
+
+def _checks(server: RaceServer, answer: str) -> float:
+    registry = server.services.metrics.registry
+    return registry.get_sample_value("solrace_dead_end_checks_total", {"answer": answer}) or 0.0
+
+
+async def _answered(server: RaceServer, answer: str, count: int) -> None:
+    """Wait (for the solver worker) until ``count`` checks have given ``answer``."""
+    async with asyncio.timeout(20):
+        while _checks(server, answer) < count:
+            await asyncio.sleep(0.01)
+
+
+async def _play(client: Client, moves: list[str], version: int = 0) -> int:
+    for text in moves:
+        reply = await client.call(
+            MakeMove, move=text, move_id=f"m{version}", expected_version=version
+        )
+        assert reply.type == "move_ok", reply
+        version = reply.version
+    return version
+
+
+async def _nothing_pushed(client: Client, kind: str) -> bool:
+    await client.call(Ping)
+    return all(message.type != kind for message in client.pushed)
+
+
+def test_the_pinned_moves_reach_a_dead_end_that_is_not_stuck() -> None:
+    state = engine.replay(VARIANT, b"deal:%d" % DEAL, BURYING)
+    assert engine.outcome(state) == engine.Outcome.PLAYING
+    assert reach_home(state, Budget(nodes=10_000)).answer == "cannot"
+    start = engine.new_game(VARIANT, b"deal:%d" % DEAL)
+    assert reach_home(start, Budget(nodes=10_000)).answer == "can"
+
+
+async def test_a_racer_in_a_dead_end_alone_is_told_once(
+    connect: Connect, race_server: RaceServer, clock: ManualClock
+) -> None:
+    ann, bob, watcher = await connect(), await connect(), await connect()
+    joined = await start_race([ann, bob], VARIANT, SETTINGS)
+    watching = await watcher.call(JoinRoom, code=joined[0].code, name="W", role="spectator")
+    assert watching.type == "joined", watching
+    version = await _play(ann, BURYING)
+    clock.advance(AFTER_MS)
+    notice = await ann.wait_pushed("dead_end")
+    assert isinstance(notice, DeadEnd)
+    assert (notice.version, notice.at_ms) == (version, clock.now_ms())
+    await _answered(race_server, "can", 1)
+    assert _checks(race_server, "cannot") == 1
+    assert await _nothing_pushed(bob, "dead_end")
+    assert await _nothing_pushed(watcher, "dead_end")
+    assert all(event.type != "dead_end" for event in bob.events() + watcher.events())
+    clock.advance(3 * AFTER_MS)
+    assert await _nothing_pushed(ann, "dead_end") is False
+    assert [m.type for m in ann.pushed].count("dead_end") == 1
+    assert _checks(race_server, "cannot") + _checks(race_server, "can") == 2
+
+
+async def test_a_card_home_restarts_the_wait_and_a_way_home_says_nothing(
+    connect: Connect, race_server: RaceServer, clock: ManualClock
+) -> None:
+    (ann,) = [await connect()]
+    await start_race([ann], VARIANT, SETTINGS)
+    clock.advance(AFTER_MS - 10_000)
+    await _play(ann, ["t5:1 f1"])
+    clock.advance(AFTER_MS - 1_000)
+    await ann.call(Ping)
+    assert _checks(race_server, "can") + _checks(race_server, "cannot") == 0
+    assert race_server.services.analyst.pending == 0
+    clock.advance(1_000)
+    await _answered(race_server, "can", 1)
+    assert await _nothing_pushed(ann, "dead_end")
