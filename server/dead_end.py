@@ -57,6 +57,11 @@ class DeadEndWatch:
         self.timer: Timer | None = None
         self.task: asyncio.Task[None] | None = None
 
+    def race_started(self, progress: int, start_at_ms: int) -> None:
+        """A new race: versions start again from 0, so none of them is checked yet."""
+        self.checked, self.checked_at_ms = None, 0
+        self.started(progress, start_at_ms)
+
     def started(self, progress: int, progress_at_ms: int) -> None:
         """The racer is racing: (re)start the watch from their game record."""
         self.progress, self.progress_at_ms = progress, progress_at_ms

@@ -211,7 +211,7 @@ class Session:
     def race_started(self, progress: int, start_at_ms: int) -> None:
         """A race in the room is on: a racer's dead-end watch starts from its start."""
         if self.seat is not None:
-            self.dead_end.started(progress, start_at_ms)
+            self.dead_end.race_started(progress, start_at_ms)
 
     async def resync(self) -> None:
         """Events were lost to trimming: replace what the client knows with a snapshot."""

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 import engine
 from engine.solver import Budget
 from engine.solver.dead_end import reach_home
-from protocol import DeadEnd, JoinRoom, MakeMove, Ping, Settings
+from protocol import DeadEnd, JoinRoom, MakeMove, Ping, Ready, RequestRematch, Resign, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from tests.server._client import Client, start_race
@@ -100,3 +100,25 @@ async def test_a_card_home_restarts_the_wait_and_a_way_home_says_nothing(
     clock.advance(1_000)
     await _answered(race_server, "can", 1)
     assert await _nothing_pushed(ann, "dead_end")
+
+
+async def test_the_same_position_in_the_next_race_is_checked_again(
+    connect: Connect, race_server: RaceServer, clock: ManualClock
+) -> None:
+    ann = await connect()
+    await start_race([ann], VARIANT, SETTINGS)
+    await _play(ann, BURYING)
+    clock.advance(AFTER_MS)
+    await ann.wait_pushed("dead_end")
+    assert (await ann.call(Resign)).type == "ok"
+    await ann.wait_event("race_over")
+    assert (await ann.call(RequestRematch)).type == "ok"
+    assert (await ann.call(Ready, ready=True)).type == "ok"
+    countdown = await ann.wait_event("countdown", lambda event: event.race_no == 2)
+    clock.advance_to(countdown.start_at_ms)
+    await ann.wait_event("race_started", lambda event: event.race_no == 2)
+    await _play(ann, BURYING)
+    clock.advance(AFTER_MS)
+    await _answered(race_server, "cannot", 2)
+    await ann.call(Ping)
+    assert [m.type for m in ann.pushed].count("dead_end") == 2
