@@ -12,18 +12,23 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+import pytest
+
 import engine
 from engine.solver import Budget
 from engine.solver.dead_end import reach_home
 from protocol import DeadEnd, JoinRoom, MakeMove, Ping, Ready, RequestRematch, Resign, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
+from server.store import Store
 from tests.server._client import Client, start_race
+from tests.server.conftest import ServerFactory
 
 Connect = Callable[[], Awaitable[Client]]
 VARIANT, DEAL = "little-milligan", 4
 SETTINGS = Settings(countdown_s=1, deal_number=DEAL)
 BURYING = ["deal", "deal", "deal"]
+HOME_THEN_BURIED = ["t6:1 f1", "deal", "deal", "deal", "t2:1 t6"]
 AFTER_MS = 30_000
 """The default ``dead_end_after_s``."""
 
@@ -55,9 +60,11 @@ async def _nothing_pushed(client: Client, kind: str) -> bool:
     return all(message.type != kind for message in client.pushed)
 
 
-def test_the_pinned_moves_reach_a_dead_end_that_is_not_stuck() -> None:
-    state = engine.replay(VARIANT, b"deal:%d" % DEAL, BURYING)
+@pytest.mark.parametrize(("line", "home"), [(BURYING, 0), (HOME_THEN_BURIED, 1)])
+def test_the_pinned_moves_reach_a_dead_end_that_is_not_stuck(line: list[str], home: int) -> None:
+    state = engine.replay(VARIANT, b"deal:%d" % DEAL, line)
     assert engine.outcome(state) == engine.Outcome.PLAYING
+    assert engine.progress(state) == home
     assert reach_home(state, Budget(nodes=10_000)).answer == "cannot"
     start = engine.new_game(VARIANT, b"deal:%d" % DEAL)
     assert reach_home(start, Budget(nodes=10_000)).answer == "can"
@@ -86,18 +93,31 @@ async def test_a_racer_in_a_dead_end_alone_is_told_once(
     assert _checks(race_server, "cannot") + _checks(race_server, "can") == 2
 
 
-async def test_a_card_home_restarts_the_wait_and_a_way_home_says_nothing(
+async def test_a_card_home_restarts_the_wait(
     connect: Connect, race_server: RaceServer, clock: ManualClock
 ) -> None:
-    (ann,) = [await connect()]
+    """A card goes home twenty seconds in, and the line ends in a dead end: the
+    check starts thirty seconds after that card, not after the start."""
+    ann = await connect()
     await start_race([ann], VARIANT, SETTINGS)
-    clock.advance(AFTER_MS - 10_000)
-    await _play(ann, ["t5:1 f1"])
-    clock.advance(AFTER_MS - 1_000)
-    await ann.call(Ping)
-    assert _checks(race_server, "can") + _checks(race_server, "cannot") == 0
-    assert race_server.services.analyst.pending == 0
-    clock.advance(1_000)
+    started_ms = clock.now_ms()
+    (session,) = race_server.sessions
+    clock.advance(20_000)
+    version = await _play(ann, HOME_THEN_BURIED)
+    clock.advance(AFTER_MS - 1)
+    assert session.dead_end.task is None
+    clock.advance(1)
+    assert session.dead_end.task is not None
+    notice = await ann.wait_pushed("dead_end")
+    assert (notice.version, notice.at_ms) == (version, started_ms + 20_000 + AFTER_MS)
+
+
+async def test_a_racer_with_a_way_home_is_told_nothing(
+    connect: Connect, race_server: RaceServer, clock: ManualClock
+) -> None:
+    ann = await connect()
+    await start_race([ann], VARIANT, SETTINGS)
+    clock.advance(AFTER_MS)
     await _answered(race_server, "can", 1)
     assert await _nothing_pushed(ann, "dead_end")
 
@@ -122,3 +142,18 @@ async def test_the_same_position_in_the_next_race_is_checked_again(
     await _answered(race_server, "cannot", 2)
     await ann.call(Ping)
     assert [m.type for m in ann.pushed].count("dead_end") == 2
+
+
+async def test_no_solver_workers_means_no_checks(
+    store: Store, start_server: ServerFactory, clock: ManualClock
+) -> None:
+    server = await start_server(store, analysis_workers=0)
+    ann = await Client.open(f"ws://127.0.0.1:{server.port}", clock)
+    try:
+        await start_race([ann], VARIANT, SETTINGS)
+        await _play(ann, BURYING)
+        clock.advance(3 * AFTER_MS)
+        assert await _nothing_pushed(ann, "dead_end")
+        assert all(_checks(server, answer) == 0 for answer in ("can", "cannot", "busy"))
+    finally:
+        await ann.close()
