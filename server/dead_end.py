@@ -101,7 +101,8 @@ class DeadEndWatch:
         except Exception:
             _log.exception("a dead-end check failed")
         finally:
-            self.task = None
+            if self.task is asyncio.current_task():
+                self.task = None
 
     async def _check(self) -> None:
         """Check the racer's game now, unless it changed or was checked already."""
