@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
+
 from client_cli._dead_end import SCREEN_NOTICE, holds
 
 if TYPE_CHECKING:
@@ -23,6 +25,13 @@ def noticed(app: RaceApp) -> None:
     if holds(app.session.tracker):
         app.bell()
         app.note(SCREEN_NOTICE, error=True)
+
+
+def moved_on(app: RaceApp) -> None:
+    """The player's game changed: a notice still on the message line is about a
+    position left behind, so it goes."""
+    if not holds(app.session.tracker) and app.message.plain == SCREEN_NOTICE:
+        app.message = Text("")
 
 
 def resign_key(app: RaceApp, key: str) -> bool:

@@ -178,6 +178,7 @@ class RaceApp(App[int]):
             self.note(_refusal(message, request), error=True)
         elif isinstance(message, MoveOk):
             self.held = None
+            _dead_end.moved_on(self)
         elif isinstance(message, EventFrame):
             self._event(message, lines)
         elif isinstance(message, DeadEnd):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from textual.pilot import Pilot
+
 from client_cli._dead_end import FOUND
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui._dead_end import KEYS
@@ -31,6 +33,22 @@ def _milligan_deal_4(server: str, state: Path) -> RaceApp:
     return RaceApp(server, entry, UNICODE, state)
 
 
+async def _bury_and_wait(pilot: Pilot[int], app: RaceApp, clock: ManualClock) -> None:
+    """Three deals, thirty seconds: the notice is on the screen."""
+    await start_race(pilot, app, clock)
+    tracker = app.session.tracker
+    for version in (1, 2, 3):
+        await pilot.press("d")
+        await wait_until(pilot, lambda: tracker.version == version, f"deal {version}")  # noqa: B023
+    assert RACE_KEYS in screen_text(app)
+    await pilot.press("R")
+    await pilot.pause()
+    assert tracker.board is not None and tracker.board.outcome == "playing"
+    clock.advance(AFTER_MS)
+    text = await wait_for_text(pilot, FOUND + " Press R to resign")
+    assert KEYS in text
+
+
 async def test_the_notice_shows_and_one_key_resigns(
     clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
 ) -> None:
@@ -39,19 +57,26 @@ async def test_the_notice_shows_and_one_key_resigns(
     await race_server.services.analyst.run(os.getpid)
     app = _milligan_deal_4(server_url, tmp_path / "state")
     async with app.run_test(size=(100, 30)) as pilot:
-        await start_race(pilot, app, clock)
+        await _bury_and_wait(pilot, app, clock)
         tracker = app.session.tracker
-        for version in (1, 2, 3):
-            await pilot.press("d")
-            await wait_until(pilot, lambda: tracker.version == version, f"deal {version}")  # noqa: B023
-        assert RACE_KEYS in screen_text(app)
-        await pilot.press("R")
-        await pilot.pause()
-        assert tracker.board is not None and tracker.board.outcome == "playing"
-        clock.advance(AFTER_MS)
-        text = await wait_for_text(pilot, FOUND + " Press R to resign")
-        assert KEYS in text
         await pilot.press("R")
         await wait_until(pilot, lambda: "resigned" in screen_text(app), "the resignation")
         room = tracker.room
         assert room is not None and room.players[0].outcome == "resigned"
+
+
+async def test_a_move_leaves_the_notice_behind(
+    clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
+) -> None:
+    await race_server.services.analyst.run(os.getpid)
+    app = _milligan_deal_4(server_url, tmp_path / "state")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _bury_and_wait(pilot, app, clock)
+        tracker = app.session.tracker
+        await pilot.press("d")
+        await wait_until(pilot, lambda: FOUND not in screen_text(app), "the notice to go")
+        assert tracker.version == 4
+        assert RACE_KEYS in screen_text(app)
+        await pilot.press("R")
+        await pilot.pause()
+        assert tracker.board is not None and tracker.board.outcome == "playing"
