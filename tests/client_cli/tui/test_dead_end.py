@@ -77,6 +77,6 @@ async def test_a_move_leaves_the_notice_behind(
         await wait_until(pilot, lambda: FOUND not in screen_text(app), "the notice to go")
         assert tracker.version == 4
         assert RACE_KEYS in screen_text(app)
-        await pilot.press("R")
-        await pilot.pause()
-        assert tracker.board is not None and tracker.board.outcome == "playing"
+        await pilot.press("R", "d")
+        await wait_until(pilot, lambda: tracker.version == 5, "a move after R")
+        assert tracker.room is not None and tracker.room.players[0].outcome == "playing"
