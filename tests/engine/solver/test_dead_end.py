@@ -14,7 +14,6 @@ from engine.solver.dead_end import Reach, reach_home
 from tests.engine._positions import (
     BILLIE,
     CANFIELD,
-    FORTY,
     MILLIGAN,
     double_canfield,
     little_forty,
@@ -85,14 +84,14 @@ def test_moves_that_only_shuffle_between_piles_are_a_dead_end() -> None:
 
 
 def test_a_card_home_a_few_moves_away_is_found_with_its_line() -> None:
-    """The nine goes into the free pile, and the Jack under it goes home."""
+    """The run on the Jack of clubs goes into the free pile, and the Jack home."""
     state = little_forty(
         ["Jc 9h 8s", "Js 9d", *KINGS[:7]],
         foundations=["Tc", "Tc", "Ts", "Ts", "Kd", "Kd", "Kh", "Kh"],
         passes=2,
     )
     reach = checked(state)
-    assert reach == Reach("can", ("t2:1 t10", "t2:1 f3"), 2)
+    assert reach == Reach("can", ("t1:2 t10", "t1:1 f1"), 4)
 
 
 def test_the_stock_counts_however_many_turns_it_takes() -> None:
@@ -130,13 +129,18 @@ def test_a_node_budget_is_never_exceeded() -> None:
 
 
 def test_the_walk_stops_soon_after_the_time_is_up() -> None:
+    """Three runs split over seven free piles in many ways; no Jack is there."""
     calls: list[int] = []
 
     def expired() -> bool:
         calls.append(1)
         return len(calls) > 2
 
-    state = walked(FORTY, 1, random.Random("dead end time"), 60)
+    state = little_forty(
+        ["9h 8s 7h 6s 5h", "9d 8c 7d 6c 5d", "4s 3h 2s", "Qd", "Qh"],
+        foundations=["Tc", "Tc", "Ts", "Ts", "Kd", "Kd", "Kh", "Kh"],
+        passes=2,
+    )
     reach = reach_home(state, Budget(expired=expired))
     assert reach.answer == "undecided"
     assert len(calls) == 3
