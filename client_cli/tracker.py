@@ -14,6 +14,7 @@ awaited and the ones newer than the snapshot are applied on top of it.
 
 from __future__ import annotations
 
+from client_cli import _dead_end as dead_end
 from client_cli.describe import describe
 from client_cli.render import format_clock, render, render_ranking, render_room
 from client_cli.room import apply_event, player_name
@@ -23,6 +24,7 @@ from engine import find_variant
 from protocol import (
     BoardShown,
     BoardView,
+    DeadEnd,
     EventFrame,
     GoingAway,
     Joined,
@@ -58,6 +60,8 @@ class Tracker:
         """The last race's results, once it is over."""
         self.progress_news: dict[int, str] = {}
         """Other players' latest progress line, by seat, not yet shown (see `_digest`)."""
+        self.dead_end: tuple[int, int] | None = None
+        """The race and game version the server found no way home from."""
 
     def expect_snapshot(self) -> None:
         """A snapshot was asked for: keep events until it comes."""
@@ -77,6 +81,8 @@ class Tracker:
             return self._snapshot(message)
         if isinstance(message, Resumed):
             return self._resumed(message)
+        if isinstance(message, DeadEnd):
+            return dead_end.take(self, message)
         if isinstance(message, GoingAway):
             return [f"The server is going away ({message.message or 'no reason given'})."]
         return []

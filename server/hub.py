@@ -47,6 +47,9 @@ class Member(Protocol):
     def can_send(self) -> bool:
         """False: push nothing to this member now (it is leaving, or too far behind)."""
 
+    def race_started(self, progress: int, start_at_ms: int) -> None:
+        """A race in the room is on, its deal bringing ``progress`` cards home."""
+
     async def resync(self) -> None: ...
 
 
@@ -177,6 +180,9 @@ class Hub:
             if spectate := self.spectate.get(code):
                 spectate.progress(event["seat"], event["moves"], seq)
         else:
+            if event["type"] == "race_started":
+                for member in group:
+                    member.race_started(event["board"]["progress"], event["start_at_ms"])
             self.changed[code] = seq
             self.rooms.pop(code, None)
             self._spawn(self._refresh(code))

@@ -111,7 +111,9 @@ async def move(session: Session, message: MakeMove) -> MoveOk | bytes:
     ack = encode_move_ok(message.id, message.move_id, result.version, seen, now)
     services.metrics.moves.inc()
     services.metrics.move_latency.observe(time.perf_counter() - received)
+    session.dead_end.moved(progress, now)
     if outcome is not engine.Outcome.PLAYING:
+        session.dead_end.stop()
         session.pause()
         await _finish_after_move(services, code, seat, outcome.value, now)
     return ack
@@ -172,6 +174,8 @@ async def own_board(session: Session, room: Room) -> tuple[BoardView | None, int
         return None, None
     state = engine.from_bytes(record.state)
     session.keep_game(room.race_no, state, record.version)
+    if room.phase == "racing" and record.outcome == "playing":
+        session.dead_end.started(record.progress, record.progress_at_ms)
     return BoardView.from_engine(engine.view(state)), record.version
 
 

@@ -41,6 +41,7 @@ from protocol import (
 from server._fairconn import FairConnection
 from server._frames import Frames
 from server._services import Services
+from server.dead_end import DeadEndWatch
 from server.ratelimit import TokenBucket
 from server.room import RoomError
 from server.store import StoreUnavailable
@@ -92,6 +93,8 @@ class Session:
         self.frames = Frames(conn)
         self.leaving = False
         """``going_away`` is sent: nothing else may follow it."""
+        self.dead_end = DeadEndWatch(self, services)
+        """Tells this racer when no card can go home any more."""
 
     async def run(self) -> None:
         try:
@@ -105,6 +108,7 @@ class Session:
         except ConnectionClosed:
             pass
         finally:
+            self.dead_end.stop()
             await self.requests.disconnected(self)
             if self.closing is not None:
                 await self.closing
@@ -148,6 +152,7 @@ class Session:
         self.code = self.seat = self.token_hash = None
         self.last_seq = 0
         self.forget_game()
+        self.dead_end.stop()
 
     async def replaced(self) -> None:
         """The token was resumed on another socket: unbind and close this one."""
@@ -202,6 +207,11 @@ class Session:
             if seq > self.last_seq:
                 self.last_seq = seq
                 await self.conn.send(frame)
+
+    def race_started(self, progress: int, start_at_ms: int) -> None:
+        """A race in the room is on: a racer's dead-end watch starts from its start."""
+        if self.seat is not None:
+            self.dead_end.race_started(progress, start_at_ms)
 
     async def resync(self) -> None:
         """Events were lost to trimming: replace what the client knows with a snapshot."""

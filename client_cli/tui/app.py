@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 from client_cli.bot import DEFAULT_SPEED, BotTeam
 from client_cli.describe import describe_error
 from client_cli.session import Entry
-from client_cli.tui import _actions
+from client_cli.tui import _actions, _dead_end
 from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.hints import HINT_KEY, show_hint
 from client_cli.tui.keys import Pick
@@ -42,6 +42,7 @@ from engine import Move
 from protocol import (
     BoardShown,
     ClientMessage,
+    DeadEnd,
     DealAnalysed,
     Error,
     EventFrame,
@@ -179,8 +180,11 @@ class RaceApp(App[int]):
             self.note(_refusal(message, request), error=True)
         elif isinstance(message, MoveOk):
             self.held = None
+            _dead_end.moved_on(self)
         elif isinstance(message, EventFrame):
             self._event(message, lines)
+        elif isinstance(message, DeadEnd):
+            _dead_end.noticed(self)
         elif isinstance(message, Resumed | GoingAway) and lines:
             self.note(lines[0])  # the end of "reconnecting...", or its start
         self.redraw()
@@ -231,7 +235,7 @@ class RaceApp(App[int]):
         if key == HINT_KEY:
             self.do(lambda: show_hint(self))
             return True
-        return _actions.board_key(self, key)
+        return _dead_end.resign_key(self, key) or _actions.board_key(self, key)
 
     def lobby_key(self, key: str) -> bool:
         if key == "?":

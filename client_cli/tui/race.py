@@ -15,6 +15,7 @@ from textual.events import Key
 from textual.widgets import Input, Static
 
 from client_cli.room import player_name
+from client_cli.tui._dead_end import keys_line
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.hints import race_keys
@@ -95,7 +96,7 @@ class RaceScreen(View):
             lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
         )
         self.query_one("#message", Static).update(app.message)
-        self.query_one("#keys", Static).update(race_keys(room, RACE_KEYS))
+        self.query_one("#keys", Static).update(keys_line(app) or race_keys(room, RACE_KEYS))
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):

@@ -25,6 +25,7 @@ Keys on the board (Tab or : goes to the move line, Esc comes back):
   d  space  draw, turn the waste over, deal or redeal
   x         resign (asks first)      ?  this help      Ctrl+Q  quit
   H         practice rooms: a hint, the next move of a winning line
+  R         resign at once, when the server says no card can go home
 The move line (Up/Down: history, Right: take the suggested move):
   t3 t7     the run of pile 3 that fits onto pile 7
   t3:2 t7   exactly the top two cards of pile 3 onto pile 7

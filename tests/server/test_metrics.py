@@ -52,6 +52,8 @@ def test_every_metric_name_is_exposed() -> None:
         "solrace_move_latency_seconds_count",
         "solrace_move_latency_seconds_sum",
     } <= names
+    families = text_string_to_metric_families(Metrics(lambda: 0, lambda: 0).render().decode())
+    assert "solrace_dead_end_checks" in {family.name for family in families}
 
 
 def test_pool_levels_are_one_gauge_labelled_by_game() -> None:
