@@ -115,12 +115,12 @@ class DeadEndWatch:
             return
         self.checked, self.checked_at_ms = (self.racer.code or "", record.version), now
         answer = await self._ask(record.state)
+        if answer == "cannot":
+            await self._tell(record.version)
         self.services.metrics.dead_end_checks.labels(answer).inc()
         if answer == "busy":
             self.checked = None
             self._arm()
-        elif answer == "cannot":
-            await self._tell(record.version)
 
     async def _ask(self, state: bytes) -> str:
         budget_s = self.services.config.dead_end_budget_s
