@@ -120,17 +120,10 @@ def parse_args(argv: list[str] | None = None) -> Config:
         action="store_true",
         help="share the port with other processes (SO_REUSEPORT)",
     )
-    parser.add_argument(
-        "--analysis-workers",
-        type=int,
-        default=_DEFAULTS.analysis_workers,
-        help="solver processes for verdicts, hints and dead-end checks; 0: none "
-        "(default: %(default)s)",
-    )
+    _add_analysis_args(parser)
     _add_limit_args(parser)
     args = parser.parse_args(argv)
-    if args.analysis_workers < 0:
-        parser.error("--analysis-workers must be 0 or more")
+    _check_analysis_args(parser, args)
     if args.deadline_poll <= 0:
         parser.error("--deadline-poll must be more than 0")
     _check_limit_args(parser, args)
@@ -149,6 +142,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
         analysis_workers=args.analysis_workers,
+        analysis_queue=args.analysis_queue,
+        verdict_budget_s=args.verdict_budget,
+        hint_budget_s=args.hint_budget,
+        dead_end_after_s=args.dead_end_after,
+        dead_end_budget_s=args.dead_end_budget,
         max_connections_per_address=args.max_connections,
         new_connections_per_s=args.connection_rate,
         new_connections_burst=args.connection_burst,
@@ -159,6 +157,46 @@ def parse_args(argv: list[str] | None = None) -> Config:
         rate_per_s=args.request_rate,
         rate_burst=args.request_burst,
     )
+
+
+_ANALYSIS_FLAGS = (
+    (
+        "--analysis-workers",
+        int,
+        "analysis_workers",
+        "solver processes; 0: no verdicts, hints or dead-end checks",
+    ),
+    ("--analysis-queue", int, "analysis_queue", "solver jobs that may wait for a worker"),
+    ("--verdict-budget", float, "verdict_budget_s", "CPU seconds for a raced deal's verdict"),
+    ("--hint-budget", float, "hint_budget_s", "CPU seconds to look for a hint"),
+    (
+        "--dead-end-after",
+        float,
+        "dead_end_after_s",
+        "seconds with no card home before a racer's position is checked for a dead end",
+    ),
+    ("--dead-end-budget", float, "dead_end_budget_s", "CPU seconds for a dead-end check"),
+)
+"""Flags of the solver work: name, type, `Config` field, help."""
+
+
+def _add_analysis_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("solver work (verdicts, hints, dead ends)")
+    for flag, kind, field, text in _ANALYSIS_FLAGS:
+        group.add_argument(
+            flag,
+            type=kind,
+            default=getattr(_DEFAULTS, field),
+            help=f"{text} (default: %(default)s)",
+        )
+
+
+def _check_analysis_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.analysis_workers < 0 or args.analysis_queue < 0:
+        parser.error("--analysis-workers and --analysis-queue must be 0 or more")
+    for name in ("verdict_budget", "hint_budget", "dead_end_after", "dead_end_budget"):
+        if getattr(args, name) <= 0:
+            parser.error(f"--{name.replace('_', '-')} must be above 0")
 
 
 def _add_limit_args(parser: argparse.ArgumentParser) -> None:

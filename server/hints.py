@@ -38,7 +38,9 @@ async def hint(session: Session, message: AskHint) -> Hint:
             job, room.variant, room.seed, tuple(played), budget_s
         )
     except AnalysisBusy as busy:
+        services.metrics.solver_jobs.labels("hint", "busy").inc()
         raise RoomError(ErrorCode.SERVER_BUSY, str(busy)) from None
+    services.metrics.solver_jobs.labels("hint", result).inc()
     if result != "won" or not line:
         return Hint.model_validate({"id": message.id, "version": version, "verdict": result})
     services.hint_lines.keep(code, seat, Line(room.race_no, version, line))

@@ -12,6 +12,8 @@ Each `Metrics` has a private `CollectorRegistry`, so several servers in one proc
     solrace_move_latency_seconds           histogram: move received to acknowledgement sent
     solrace_winnable_deals{variant}        gauge: seeds left in each game's pool of winnable
                                            deals (shared by every process; read at each scrape)
+    solrace_solver_jobs_total{kind,result} counter: verdicts and hint searches (kind verdict or
+                                           hint; result won, unwinnable, undecided or busy)
     solrace_dead_end_checks_total{answer}  counter: dead-end checks by answer (can, cannot,
                                            undecided; busy: no solver worker was free)
     process_*, python_info                 the process and platform collectors
@@ -75,6 +77,12 @@ class Metrics:
             "solrace_winnable_deals",
             "Seeds left in each game's pool of winnable deals.",
             ["variant"],
+            registry=registry,
+        )
+        self.solver_jobs = Counter(
+            "solrace_solver_jobs",
+            "Deal verdicts and hint searches, by kind and result (busy: no worker was free).",
+            ["kind", "result"],
             registry=registry,
         )
         self.dead_end_checks = Counter(

@@ -58,8 +58,10 @@ async def analyse(services: Services, code: str, room: Room) -> DealVerdict | No
     try:
         result, length = await services.analyst.run(job, room.variant, room.seed, budget_s)
     except AnalysisBusy:
+        services.metrics.solver_jobs.labels("verdict", "busy").inc()
         _log.info("no solver worker free; room %s race %d gets no verdict", code, room.race_no)
         return None
+    services.metrics.solver_jobs.labels("verdict", result).inc()
     verdict = DealVerdict.model_validate(
         {"race_no": room.race_no, "verdict": result, "line_moves": length, "budget_s": budget_s}
     )

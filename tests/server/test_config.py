@@ -28,6 +28,18 @@ def test_the_environment_sets_the_workers(monkeypatch: pytest.MonkeyPatch) -> No
     assert parse_args(["--workers", "1"]).workers == 1
 
 
+def test_solver_work_is_set_from_the_command_line() -> None:
+    config = parse_args(
+        ["--analysis-workers", "2", "--verdict-budget", "3", "--dead-end-after", "45"]
+    )
+    assert (config.analysis_workers, config.verdict_budget_s, config.dead_end_after_s) == (
+        2,
+        3.0,
+        45.0,
+    )
+    assert parse_args(["--hint-budget", "0.5"]).hint_budget_s == 0.5
+
+
 def test_one_server_may_share_its_port() -> None:
     assert parse_args(["--reuse-port"]).reuse_port is True
 
@@ -36,6 +48,8 @@ def test_one_server_may_share_its_port() -> None:
     ("argv", "env", "said"),
     [
         (["--workers", "0"], "", "at least 1"),
+        (["--analysis-workers", "-1"], "", "0 or more"),
+        (["--hint-budget", "0"], "", "--hint-budget must be above 0"),
         (["--workers", "2", "--port", "0"], "", "fixed --port"),
         ([], "many", "invalid int value"),
     ],

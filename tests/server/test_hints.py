@@ -78,6 +78,9 @@ async def test_a_player_off_the_line_gets_a_new_search(
         server.services.analyst = Analyst(workers=0, queue=0)
         refused = await client.call(AskHint)
         assert (refused.type, refused.code) == ("error", ErrorCode.SERVER_BUSY)
+        labels = {"kind": "hint", "result": "busy"}
+        registry = server.services.metrics.registry
+        assert registry.get_sample_value("solrace_solver_jobs_total", labels) == 1
     finally:
         await client.close()
 
@@ -133,5 +136,8 @@ async def test_no_free_worker_is_a_busy_server(store: Store, start_server: Serve
     try:
         refused = await client.call(AskHint)
         assert (refused.type, refused.code) == ("error", ErrorCode.SERVER_BUSY)
+        labels = {"kind": "hint", "result": "busy"}
+        registry = server.services.metrics.registry
+        assert registry.get_sample_value("solrace_solver_jobs_total", labels) == 1
     finally:
         await client.close()

@@ -55,8 +55,16 @@ async def test_a_won_deal_is_announced_after_the_results_and_kept_in_snapshots(
         assert analysed.verdict == expected
         snapshot = await client.call(Sync)
         assert snapshot.room.verdict == expected
+        assert _jobs(server, "won") == 1
     finally:
         await client.close()
+
+
+def _jobs(server: RaceServer, result: str) -> float:
+    """Verdicts counted in ``/metrics`` with ``result``."""
+    labels = {"kind": "verdict", "result": result}
+    registry = server.services.metrics.registry
+    return registry.get_sample_value("solrace_solver_jobs_total", labels) or 0.0
 
 
 async def test_an_unwinnable_deal_is_said_so_once_even_if_analysed_again(
