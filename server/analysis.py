@@ -14,7 +14,7 @@ import asyncio
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -37,7 +37,9 @@ class Analyst:
             raise AnalysisBusy("no solver worker is free; try again later")
         self.pending += 1
         try:
-            return await asyncio.wrap_future(self._executor().submit(job, *args))
+            answer = asyncio.wrap_future(self._executor().submit(job, *args))
+            answer.add_done_callback(_consumed)
+            return await asyncio.shield(answer)
         finally:
             self.pending -= 1
 
@@ -49,7 +51,7 @@ class Analyst:
         return self._pool
 
     def close(self) -> None:
-        """Stop the workers; jobs running are abandoned, waiting ones cancelled.
+        """Stop the workers; every job not answered yet fails with `BrokenProcessPool`.
 
         A worker in the middle of a search is terminated rather than left to spend
         the rest of its budget on an answer nobody will read.
@@ -57,7 +59,19 @@ class Analyst:
         self._closed = True
         if self._pool is not None:
             busy = list(self._pool._processes.values())
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=False)
             for worker in busy:
                 worker.terminate()
             self._pool = None
+
+
+def _consumed(answer: asyncio.Future[Any]) -> None:
+    """Read the outcome of a job whose caller may have stopped waiting.
+
+    A job is never cancelled in the pool: the caller waits through a shield.
+    Python 3.11's pool fails in its own thread when it finds a cancelled job
+    while its workers are being stopped, and a job's answer that nobody reads
+    is simply dropped here.
+    """
+    if not answer.cancelled():
+        answer.exception()

@@ -13,9 +13,19 @@ from server.store import Store
 
 
 @pytest.fixture
-async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
+def analysis_workers() -> int:
+    """Solver processes of the test's server: none, unless a test module that
+    needs verdicts, hints or dead-end checks overrides this fixture."""
+    return 0
+
+
+@pytest.fixture
+async def race_server(
+    store: Store, clock: ManualClock, analysis_workers: int
+) -> AsyncIterator[RaceServer]:
     """A race server on 127.0.0.1, any free port, on the test's clock."""
-    async with RaceServer(Config(port=0), store, clock) as server:
+    config = Config(port=0, analysis_workers=analysis_workers)
+    async with RaceServer(config, store, clock) as server:
         yield server
 
 

@@ -27,9 +27,19 @@ def private_valkey(tmp_path: Path) -> Iterator[EmbeddedValkey]:
 
 
 @pytest.fixture
-async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
+def analysis_workers() -> int:
+    """Solver processes of the test's server: none, unless a test module that
+    needs verdicts, hints or dead-end checks overrides this fixture."""
+    return 0
+
+
+@pytest.fixture
+async def race_server(
+    store: Store, clock: ManualClock, analysis_workers: int
+) -> AsyncIterator[RaceServer]:
     """A race server on 127.0.0.1, any free port, over the test's store, on the test's clock."""
-    async with RaceServer(Config(port=0), store, clock) as server:
+    config = Config(port=0, analysis_workers=analysis_workers)
+    async with RaceServer(config, store, clock) as server:
         yield server
 
 
@@ -61,7 +71,7 @@ ServerFactory = Callable[..., Awaitable[RaceServer]]
 
 
 @pytest.fixture
-async def start_server(clock: ManualClock) -> AsyncIterator[ServerFactory]:
+async def start_server(clock: ManualClock, analysis_workers: int) -> AsyncIterator[ServerFactory]:
     """Starts race servers over a given store with settings of the test's choosing.
 
     ``await start_server(store, rate_per_s=1000)`` runs a server with those
@@ -71,7 +81,8 @@ async def start_server(clock: ManualClock) -> AsyncIterator[ServerFactory]:
     servers: list[RaceServer] = []
 
     async def start(store: Store, **settings: Any) -> RaceServer:
-        server = RaceServer(Config(port=0, **settings), store, clock)
+        chosen = {"port": 0, "analysis_workers": analysis_workers, **settings}
+        server = RaceServer(Config(**chosen), store, clock)
         await server.start()
         servers.append(server)
         return server

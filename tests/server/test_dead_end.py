@@ -24,6 +24,13 @@ from server.store import Store
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory
 
+
+@pytest.fixture
+def analysis_workers() -> int:
+    """This module's servers run solver jobs."""
+    return 1
+
+
 Connect = Callable[[], Awaitable[Client]]
 VARIANT, DEAL = "little-milligan", 4
 SETTINGS = Settings(countdown_s=1, deal_number=DEAL)

@@ -6,6 +6,8 @@ position; Little Billie deal 7 is proven unwinnable as fast.
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from protocol import AskHint, ErrorCode, JoinRoom, MakeMove, Resign, Settings, Sync
 from server.analysis import Analyst
@@ -14,6 +16,13 @@ from server.solver_jobs import winning_line
 from server.store import Store
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory
+
+
+@pytest.fixture
+def analysis_workers() -> int:
+    """This module's servers run solver jobs."""
+    return 1
+
 
 PRACTICE = Settings(countdown_s=1, deal_number=2, practice=True)
 LINE = winning_line("little-milligan", b"deal:2", (), 5.0)[1]

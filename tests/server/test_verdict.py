@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import pytest
+
 from protocol import DealVerdict, RequestRematch, Resign, Settings, Sync
 from server import room as rooms
 from server import room_update, verdict
@@ -21,6 +23,12 @@ from server.store import Store
 from tests.conftest import OpenStore
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory
+
+
+@pytest.fixture
+def analysis_workers() -> int:
+    """This module's servers run solver jobs."""
+    return 1
 
 
 async def _resigned_race(server: RaceServer, variant: str, deal: int) -> tuple[Client, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from client_cli._dead_end import FOUND
@@ -21,6 +22,13 @@ from protocol import CreateRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from tests.client_cli.tui._screen import screen_text, start_race, wait_for_text, wait_until
+
+
+@pytest.fixture
+def analysis_workers() -> int:
+    """This module's servers run solver jobs."""
+    return 1
+
 
 AFTER_MS = 30_000
 

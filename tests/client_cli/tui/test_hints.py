@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
 from protocol import CreateRoom, Settings
@@ -16,6 +18,13 @@ from server.app import RaceServer
 from server.clock import ManualClock
 from server.solver_jobs import winning_line
 from tests.client_cli.tui._screen import start_race, wait_for_text, wait_until
+
+
+@pytest.fixture
+def analysis_workers() -> int:
+    """This module's servers run solver jobs."""
+    return 1
+
 
 FIRST_MOVE = winning_line("little-milligan", b"deal:2", (), 5.0)[1][0]
 
