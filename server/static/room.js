@@ -57,8 +57,11 @@ const CHANGES = {
     }
     return over;
   },
+  deal_analysed: (room, event) => ({ ...room, verdict: event.verdict }),
   rematch(room, event) {
-    const lobby = { ...room, phase: "lobby", race_no: event.race_no, start_at_ms: null, seed_commit: null, seed: null };
+    const lobby = {
+      ...room, phase: "lobby", race_no: event.race_no, start_at_ms: null, seed_commit: null, seed: null, verdict: null,
+    };
     return playersWith(lobby, (player) => ({ ...player, ready: false, ...FRESH_RACE }));
   },
 };

@@ -198,6 +198,15 @@ function renderResults(watch) {
     return row;
   }));
   renderSeed(watch);
+  byId("verdict").textContent = verdictText(room.verdict, room.race_no);
+}
+
+/** The solver's verdict on the deal just raced, once the server has one. */
+function verdictText(verdict, raceNo) {
+  if (!verdict || verdict.race_no !== raceNo) return "";
+  if (verdict.verdict === "won") return `Solver: this deal can be won; it found a line of ${verdict.line_moves} moves.`;
+  if (verdict.verdict === "unwinnable") return "Solver: this deal cannot be won, whatever the play.";
+  return `Solver: no verdict on this deal within ${verdict.budget_s} s of search.`;
 }
 
 function renderSeed(watch) {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
@@ -43,14 +43,16 @@ from tests.server._client import Client
 
 Connect = Callable[[], Awaitable[Client]]
 
-FAST = Config(port=0, rate_per_s=100_000.0, rate_burst=100_000.0)
-"""Scripted players move as fast as the server answers; the rate limit is tested elsewhere."""
+FAST = Config(port=0, rate_per_s=100_000.0, rate_burst=100_000.0, analysis_workers=0)
+"""Scripted players move as fast as the server answers; the rate limit is tested elsewhere,
+and so are the solver's verdicts."""
 
 
 @contextlib.asynccontextmanager
-async def serve(store: Store, clock: Clock) -> AsyncIterator[RaceServer]:
-    """A race server over the test's store whose rate limit scripted play never reaches."""
-    async with RaceServer(FAST, store, clock) as server:
+async def serve(store: Store, clock: Clock, **changes: Any) -> AsyncIterator[RaceServer]:
+    """A race server over the test's store whose rate limit scripted play never reaches
+    (and with the `Config` ``changes`` given)."""
+    async with RaceServer(replace(FAST, **changes), store, clock) as server:
         yield server
 
 

@@ -55,11 +55,15 @@ PROGRESS = """(seat) => {
 MOVED = f"([seat]) => {{ const p = ({PROGRESS})(seat); return p[0] > 0 && p; }}"
 VERSION = '(seat) => document.querySelector(`#boards [data-seat="${seat}"]`).dataset.version'
 TEXT = "([selector]) => document.querySelector(selector).textContent"
+VERDICT_BUDGET_S = 0.2
+"""The solver's budget for the raced deal, which it does not decide in that time."""
 
 
 @pytest.fixture
 async def server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
-    async with serve(store, clock) as running:
+    async with serve(
+        store, clock, analysis_workers=1, verdict_budget_s=VERDICT_BUDGET_S
+    ) as running:
         yield running
 
 
@@ -157,6 +161,10 @@ async def test_a_race_watched_live_from_lobby_to_seed_check(
     assert hashlib.sha256(SEED).hexdigest()[:16] in await tab.run(TEXT, "#seed-check")
     assert "public deal 7" in await tab.run(TEXT, "#seed")
     await tab.wait_for("() => document.querySelectorAll('.card[data-card=\"??\"]').length === 0")
+    analysed = await race.watchers[0].wait_event("deal_analysed")
+    assert analysed.verdict.verdict == "undecided"
+    await tab.wait_for("() => document.getElementById('verdict').textContent !== ''")
+    assert f"within {VERDICT_BUDGET_S} s" in await tab.run(TEXT, "#verdict")
     await tab.page.screenshot(path=str(folder / "watch-results.png"), full_page=True)
     assert (folder / "watch-results.png").read_bytes().startswith(b"\x89PNG")
 
