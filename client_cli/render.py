@@ -207,6 +207,6 @@ def _result_line(result: PlayerResult, width: int, total: int) -> str:
     return (
         f"  {result.rank}. {result.name:<{width}}  {result.outcome:<8}"
         f"  {result.progress:>3}/{total}  {format_duration(result.elapsed_ms):>9}"
-        f"  {result.moves:>4} moves"
+        f"  {result.moves:>4} {'move ' if result.moves == 1 else 'moves'}"
         + ("" if result.decided_by is None else f"  ({PLACED_BY[result.decided_by]})")
     )

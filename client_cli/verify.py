@@ -61,7 +61,7 @@ def _replay_line(result: PlayerResult, variant: str, seed: bytes, own: BoardView
     if problem:
         return f"WARNING: {result.name}'s replay {problem}."
     return (
-        f"Replayed {result.name}'s {len(result.log)} moves: {progress(state)} cards home, agrees."
+        f"Replayed {result.name}'s {_moves(len(result.log))}: {progress(state)} cards home, agrees."
     )
 
 
@@ -73,3 +73,7 @@ def _disagreement(result: PlayerResult, state: GameState, own: BoardView | None)
     if own is not None and BoardView.from_engine(view(state)) != own:
         return "ends on a different board than the one you last saw"
     return ""
+
+
+def _moves(count: int) -> str:
+    return "1 move" if count == 1 else f"{count} moves"

@@ -83,7 +83,7 @@ def results_lines(over: RaceOver, total: int, checks: list[str]) -> list[Text]:
             Text(
                 f" {result.rank}. {result.name:<16} {result.outcome:<9}"
                 f"{result.progress:>4}/{total}  {format_duration(result.elapsed_ms):>9}"
-                f"  {result.moves:>4} moves",
+                f"  {result.moves:>4} {'move' if result.moves == 1 else 'moves'}",
                 style=style,
             )
         )

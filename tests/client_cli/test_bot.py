@@ -73,7 +73,7 @@ async def test_two_bots_and_a_person_race_to_the_results(
     for lines in said:
         text = "\n".join(lines)
         assert text.startswith("Race 1 results:") and "matches the commit" in text
-        assert "Replayed Ada's 1 moves: 0 cards home, agrees." in text
+        assert "Replayed Ada's 1 move: 0 cards home, agrees." in text
 
 
 async def test_a_bot_creates_a_room_prints_its_code_and_waits_for_the_seats(

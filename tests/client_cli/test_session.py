@@ -97,9 +97,9 @@ async def test_two_players_race_resign_and_check_the_seed(
     await bob.wait_for("Ada resigned after")
     await bob.type("resign", expect="Race 1 results:")
     for player in (ada, bob):
-        over = await player.wait_for("Replayed Bob's 1 moves")
+        over = await player.wait_for("Replayed Bob's 1 move:")
         assert "matches the commit" in over and "The seed is public deal 7, as announced." in over
-        assert "Replayed Ada's 1 moves: 0 cards home, agrees." in over
+        assert "Replayed Ada's 1 move: 0 cards home, agrees." in over
         assert "WARNING" not in player.text
 
     await ada.type("rematch", expect="Rematch: back to the lobby for race 2.")
@@ -133,7 +133,7 @@ async def test_a_spectator_watches_boards_and_the_reveal(
             break
     assert "Ada (#1), move 1:\nLittle Milligan: " in eve.text
     await ada.type("resign", expect="Race 1 results:")
-    over = await eve.wait_for("Replayed Ada's 1 moves")
+    over = await eve.wait_for("Replayed Ada's 1 move")
     assert "matches the commit" in over and "public deal" not in over
 
 
