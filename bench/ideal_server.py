@@ -2,8 +2,10 @@
 
 A bare websockets server that, for each move, decodes msgpack, makes one Redis
 round trip (one EVALSHA that stores the state, bumps the room seq and appends
-to the room stream), acknowledges the sender and broadcasts to the room's other
-players. The full server is measured against it by `bench.server_bench`.
+to the room stream), acknowledges the sender with the stored state (as the real
+acknowledgement carries the player's board) and sends the room's event to every
+player of the room, the sender too (the protocol sends each event to all members).
+The full server is measured against it by `bench.server_bench`.
 
 Run: python -m bench.ideal_server --port 0 --redis URL (prints "port N").
 """
@@ -59,9 +61,10 @@ class IdealServer:
         )
         event = msgpack.packb({"t": "progress", "seat": msg["seat"], "n": msg["n"]})
         seq = await self.client.evalsha(self.sha, 3, *keys, msg["state"], event)
-        await conn.send(msgpack.packb({"t": "ack", "n": msg["n"], "seq": seq}))
-        frame = msgpack.packb({"t": "event", "seq": seq, "event": event})
-        broadcast([c for c in self.rooms[room] if c is not conn], frame)
+        await conn.send(
+            msgpack.packb({"t": "ack", "n": msg["n"], "seq": seq, "board": msg["state"]})
+        )
+        broadcast(self.rooms[room], msgpack.packb({"t": "event", "seq": seq, "event": event}))
 
 
 async def main_async(port: int, redis_url: str) -> None:
