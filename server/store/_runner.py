@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.asyncio.connection import AbstractConnection
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError
 from redis.typing import EncodableT
 
 from server.store._script import Call, Script
 from server.store._types import StoreUnavailable
+from server.store._wire import PackedConnection
 
 KEPT_CONNECTIONS = 4
 """Connections a runner keeps between flushes; flushes in flight beyond these take more."""
@@ -51,7 +51,7 @@ class ScriptRunner:
         self._group = group
         self._queue: list[_Call] = []
         self._flushes: set[asyncio.Task[None]] = set()
-        self._kept: list[AbstractConnection] = []
+        self._kept: list[PackedConnection] = []
         self.round_trips = 0
         self.calls = 0
 
@@ -134,11 +134,11 @@ class ScriptRunner:
 
     async def _exchange(self, commands: list[tuple[EncodableT, ...]]) -> list[Any]:
         """Write `commands` in one go and read their replies (an error reply is returned)."""
-        conn = self._kept.pop() if self._kept else await self._pool.get_connection()
+        conn = self._kept.pop() if self._kept else await self._take()
         try:
             packed = conn.pack_commands(commands)
             replies = await conn.retry.call_with_retry(
-                lambda: _write_and_read(conn, packed, len(commands)),
+                lambda: conn.exchange(packed, len(commands)),
                 lambda _error: conn.disconnect(),
             )
         except BaseException:
@@ -151,6 +151,13 @@ class ScriptRunner:
             await self._pool.release(conn)
         return replies
 
+    async def _take(self) -> PackedConnection:
+        conn = await self._pool.get_connection()
+        if not isinstance(conn, PackedConnection):
+            await self._pool.release(conn)
+            raise TypeError("the store's pool must make connections with packing_in_c")
+        return conn
+
     @property
     def _pool(self) -> Any:
         return self._client.connection_pool
@@ -160,17 +167,6 @@ class ScriptRunner:
         kept, self._kept = self._kept, []
         for conn in kept:
             await self._pool.release(conn)
-
-
-async def _write_and_read(conn: AbstractConnection, packed: list[bytes], count: int) -> list[Any]:
-    await conn.send_packed_command(packed, check_health=False)
-    replies: list[Any] = []
-    for _ in range(count):
-        try:
-            replies.append(await conn.read_response())
-        except ResponseError as error:
-            replies.append(error)
-    return replies
 
 
 def _closed() -> StoreUnavailable:
