@@ -12,10 +12,10 @@ pub/sub connection, and that event fills the hole a moment later. A hole still o
 after `GAP_WAIT_S` is filled from the room's stream. Every subscribe confirmation puts this
 process in the room's watcher set and then triggers such a catch-up: that covers
 events committed before it was listening, and everything missed while Redis was away
-(redis-py resubscribes on reconnect, and a Redis that lost the watcher set gets it
-back; when redis-py gives up, the reader opens a fresh connection with backoff and
-subscribes again). If the stream was trimmed past what
-is missing, the reader yields a `RoomGap` and carries on from the room's current seq.
+(when the pub/sub connection is lost, the reader opens a fresh one with backoff and
+subscribes again, and a Redis that lost the watcher set gets it back). If the stream
+was trimmed past what is missing, the reader yields a `RoomGap` and carries on from
+the room's current seq.
 Any other failure of the reader is logged and handled like a lost connection.
 """
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from typing import Any, NamedTuple
 
 from redis.asyncio.client import PubSub
@@ -169,23 +170,36 @@ class RoomFeed:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def _pump(self) -> None:
-        while self._pubsub is not None:
-            message = await self._pubsub.get_message(timeout=None)
-            if message is not None:
+        """Read the pub/sub connection: published events here, everything else via redis-py.
+
+        An event is read straight off the connection, not through ``get_message``
+        (which wraps every read in a retry and builds a dict per message): this runs
+        once per event of every watched room. A lost connection ends the pump, and
+        `_run` connects again and catches up.
+        """
+        while (pubsub := self._pubsub) is not None:
+            if pubsub.connection is None:
+                raise RedisConnectionError("the pub/sub connection is gone")
+            reply = await pubsub.connection.read_response(timeout=math.inf, push_request=True)
+            if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+                self._published(reply[1], reply[2])
+            elif (message := await pubsub.handle_message(reply)) is not None:
                 await self._handle(message)
 
-    async def _handle(self, message: dict[str, Any]) -> None:
-        if message["type"] not in ("subscribe", "message"):
-            return
-        code = self._codes.get(message["channel"].decode())
-        if code is None:
-            return
-        if message["type"] == "subscribe":
-            await self._store.add_watcher(code)
-            await self._catch_up(code)
-        elif message["type"] == "message":
-            head, _, body = message["data"].partition(b"\n")
+    def _published(self, channel: bytes, data: bytes) -> None:
+        code = self._codes.get(channel.decode())
+        if code is not None:
+            head, _, body = data.partition(b"\n")
             self._take(code, int(head), body)
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        if message["type"] == "message":
+            self._published(message["channel"], message["data"])
+        elif message["type"] == "subscribe":
+            code = self._codes.get(message["channel"].decode())
+            if code is not None:
+                await self._store.add_watcher(code)
+                await self._catch_up(code)
 
     def _take(self, code: str, seq: int, body: bytes) -> None:
         """Deliver the event if it is the room's next, hold it if it is past a hole."""
