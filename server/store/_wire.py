@@ -8,7 +8,8 @@ installed.) An argument hiredis does not take (a bool, None) goes
 through redis-py's own packing, which accepts or refuses it as usual.
 
 `exchange` writes a batch of packed commands and reads their replies under one
-socket timeout for the whole batch: redis-py puts each write in a task of its own
+timeout object, moved on before each write and read so that each gets the whole
+socket timeout as in redis-py: redis-py puts each write in a task of its own
 (`asyncio.wait_for`) and each read under a timeout of its own, which costs more CPU
 than the round trip. Failures are redis-py's: `ConnectionError` for a lost
 connection, `TimeoutError` when Redis does not answer within the socket timeout,
@@ -46,12 +47,17 @@ class PackedConnection(AbstractConnection):
         if not self.is_connected:
             await self.connect_check_health(check_health=False)
         try:
-            async with asyncio.timeout(self.socket_timeout):
+            async with asyncio.timeout(None) as deadline:
                 writer = self._writer
                 assert writer is not None
+                self._restart(deadline)
                 writer.writelines(packed)
                 await writer.drain()
-                return [await self._reply() for _ in range(count)]
+                replies = []
+                for _ in range(count):
+                    self._restart(deadline)
+                    replies.append(await self._reply())
+                return replies
         except TimeoutError:
             await self.disconnect(nowait=True)
             raise RedisTimeoutError("Redis did not answer within the socket timeout") from None
@@ -61,6 +67,11 @@ class PackedConnection(AbstractConnection):
         except BaseException:
             await self.disconnect(nowait=True)
             raise
+
+    def _restart(self, deadline: asyncio.Timeout) -> None:
+        """Give the next write or read the whole socket timeout, as redis-py does."""
+        if self.socket_timeout is not None:
+            deadline.reschedule(asyncio.get_running_loop().time() + self.socket_timeout)
 
     async def _reply(self) -> Any:
         try:
