@@ -14,6 +14,12 @@ from pathlib import Path
 from typing import IO, Any
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+ONE_ADDRESS = [
+    "--max-connections", "100000", "--connection-rate", "100000",
+    "--connection-burst", "100000", "--join-rate", "100000", "--join-burst", "100000",
+]  # fmt: skip
+"""Every bench player connects from 127.0.0.1: the limits per client address are lifted
+(the per-connection request rate stays, it is part of a move's work)."""
 
 
 def rss_kib(pid: int) -> int:
@@ -47,6 +53,7 @@ def start_server(kind: str, redis_url: str, prefix: str, cpu: int | None) -> Ser
         pattern = r"port (\d+)"
     else:
         command = ["-m", "server", "--port", "0", "--redis", redis_url, "--prefix", prefix]
+        command += ONE_ADDRESS
         pattern = r"listening on ws://[\d.]+:(\d+)"
     process = subprocess.Popen(
         [sys.executable, *command], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True

@@ -5,6 +5,10 @@ pauses reading from the network and cuts that wait short; from then on `next`
 hands out only the frames already read, which wait in the WebSocket
 connection's queue, and None when none is left. `Frames.restart` reads the
 network again, so that the client's close reply can be seen.
+
+The wait is cut short by cancelling the waiting task, the way `asyncio.timeout`
+does, but without setting up a timeout for every frame: `next` runs once per
+request, and a timeout that never fires cost more than the rest of the read.
 """
 
 from __future__ import annotations
@@ -18,27 +22,45 @@ class Frames:
     def __init__(self, conn: ServerConnection) -> None:
         self.conn = conn
         self.stopped = False
-        self.waiting: asyncio.Timeout | None = None
-        """The wait for the next frame, which `stop` cuts short."""
+        self.reader: asyncio.Task[object] | None = None
+        """The task waiting for the next frame, whose wait `stop` cuts short."""
+        self.cut = False
+        """`stop` cancelled the reader; that one cancellation is undone in `next`."""
 
     async def next(self) -> str | bytes | None:
         """The next frame; None once stopped and every frame already read was taken."""
         if not self.stopped:
+            self.reader = asyncio.current_task()
             try:
-                async with asyncio.timeout(None) as self.waiting:
-                    return await self.conn.recv()
-            except TimeoutError:
-                if not self.stopped:
+                return await self.conn.recv()
+            except asyncio.CancelledError:
+                if not self._cut_by_stop():
                     raise
             finally:
-                self.waiting = None
+                self.reader = None
         return await self._read_before_stop()
+
+    def waiting(self) -> bool:
+        """Whether a frame already read waits, so that `next` would return at once."""
+        return bool(self.conn.recv_messages.frames.queue)
 
     def stop(self) -> None:
         self.stopped = True
         self.conn.transport.pause_reading()
-        if self.waiting is not None:
-            self.waiting.reschedule(asyncio.get_running_loop().time())
+        if self.reader is not None and not self.cut:
+            self.cut = True
+            self.reader.cancel()
+
+    def _cut_by_stop(self) -> bool:
+        """Whether the cancellation caught was `stop`'s alone; if so it is undone.
+
+        Another cancellation requested as well (the session is being torn down)
+        still propagates.
+        """
+        if not self.cut or self.reader is None:
+            return False
+        self.cut = False
+        return self.reader.uncancel() == 0
 
     def restart(self) -> None:
         self.conn.transport.resume_reading()

@@ -102,7 +102,8 @@ class Session:
                 while (frame := await self.frames.next()) is not None:
                     if self.closing is None:
                         await self._handle(frame)
-                    await asyncio.sleep(0)  # every other connection's turn before the next frame
+                    if self.frames.waiting():
+                        await asyncio.sleep(0)  # every other connection's turn before the next
             if self.frames.stopped:
                 await self._go_away()
         except ConnectionClosed:

@@ -5,14 +5,17 @@ this process's channel of every watched room, and remembers the last seq it deli
 per room. The store hands the events it commits straight to the feed (`own`); a room's
 other events are published by the committing script to each process in the room's
 watcher set but the committer, so no process parses its own events back. Payloads
-carry their seq, so the feed drops what it already delivered and, when a seq jumps
-ahead, fills the hole from the room's stream. Every subscribe confirmation puts this
+carry their seq, so the feed drops what it already delivered. An event whose seq jumps
+ahead is held: with players of one room on several processes, a process's own commit
+often comes back before another process's earlier event has been read from the
+pub/sub connection, and that event fills the hole a moment later. A hole still open
+after `GAP_WAIT_S` is filled from the room's stream. Every subscribe confirmation puts this
 process in the room's watcher set and then triggers such a catch-up: that covers
 events committed before it was listening, and everything missed while Redis was away
-(redis-py resubscribes on reconnect, and a Redis that lost the watcher set gets it
-back; when redis-py gives up, the reader opens a fresh connection with backoff and
-subscribes again). If the stream was trimmed past what
-is missing, the reader yields a `RoomGap` and carries on from the room's current seq.
+(when the pub/sub connection is lost, the reader opens a fresh one with backoff and
+subscribes again, and a Redis that lost the watcher set gets it back). If the stream
+was trimmed past what is missing, the reader yields a `RoomGap` and carries on from
+the room's current seq.
 Any other failure of the reader is logged and handled like a lost connection.
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from typing import Any, NamedTuple
 
 from redis.asyncio.client import PubSub
@@ -35,6 +39,9 @@ _LINK_ERRORS = (RedisConnectionError, RedisTimeoutError, OSError, StoreUnavailab
 _FIRST_DELAY_S = 0.05
 _MAX_DELAY_S = 2.0
 _PAGE = 500
+GAP_WAIT_S = 0.05
+"""How long an event ahead of the next seq waits for the missing ones to arrive by
+pub/sub before they are read from the room's stream (real time, like reconnects)."""
 
 
 class FeedEvent(NamedTuple):
@@ -61,6 +68,9 @@ class RoomFeed:
     def __init__(self, store: StoreReads) -> None:
         self._store = store
         self._last: dict[str, int] = {}
+        self._ahead: dict[str, dict[int, bytes]] = {}
+        """Events past a hole in the seqs, by room and seq, until the hole is filled."""
+        self._gap_timers: dict[str, asyncio.TimerHandle] = {}
         self._codes: dict[str, str] = {}
         """Room code by the channel this process hears it on."""
         self._items: asyncio.Queue[FeedEvent | RoomGap] = asyncio.Queue()
@@ -92,6 +102,9 @@ class RoomFeed:
         """Stop delivering the room's events (items already queued still come out)."""
         if self._last.pop(code, None) is None:
             return
+        self._ahead.pop(code, None)
+        if timer := self._gap_timers.pop(code, None):
+            timer.cancel()
         channel = self._store.channel(code)
         self._codes.pop(channel, None)
         async with self._lock:
@@ -102,15 +115,7 @@ class RoomFeed:
 
     def own(self, code: str, seq: int, body: bytes) -> None:
         """An event this process committed just now (it is not echoed by pub/sub)."""
-        last = self._last.get(code)
-        if last is None:
-            return
-        if seq == last + 1:
-            self._push(code, seq, body)
-        elif seq > last + 1:
-            task = asyncio.create_task(self._catch_up(code))
-            self._catch_ups.add(task)
-            task.add_done_callback(self._catch_ups.discard)
+        self._take(code, seq, body)
 
     async def get(self) -> FeedEvent | RoomGap:
         """The next item, waiting for one."""
@@ -124,6 +129,9 @@ class RoomFeed:
 
     async def close(self) -> None:
         """Stop the reader and drop the pub/sub connection."""
+        for timer in self._gap_timers.values():
+            timer.cancel()
+        self._gap_timers.clear()
         for task in self._catch_ups:
             task.cancel()
         await asyncio.gather(*self._catch_ups, return_exceptions=True)
@@ -162,30 +170,73 @@ class RoomFeed:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def _pump(self) -> None:
-        while self._pubsub is not None:
-            message = await self._pubsub.get_message(timeout=None)
-            if message is not None:
+        """Read the pub/sub connection: published events here, everything else via redis-py.
+
+        An event is read straight off the connection, not through ``get_message``
+        (which wraps every read in a retry and builds a dict per message): this runs
+        once per event of every watched room. A lost connection ends the pump, and
+        `_run` connects again and catches up.
+        """
+        while (pubsub := self._pubsub) is not None:
+            if pubsub.connection is None:
+                raise RedisConnectionError("the pub/sub connection is gone")
+            reply = await pubsub.connection.read_response(timeout=math.inf, push_request=True)
+            if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+                self._published(reply[1], reply[2])
+            elif (message := await pubsub.handle_message(reply)) is not None:
                 await self._handle(message)
 
-    async def _handle(self, message: dict[str, Any]) -> None:
-        if message["type"] not in ("subscribe", "message"):
-            return
-        code = self._codes.get(message["channel"].decode())
-        if code is None:
-            return
-        if message["type"] == "subscribe":
-            await self._store.add_watcher(code)
-            await self._catch_up(code)
-        elif message["type"] == "message":
-            head, _, body = message["data"].partition(b"\n")
-            await self._deliver(code, int(head), body)
+    def _published(self, channel: bytes, data: bytes) -> None:
+        code = self._codes.get(channel.decode())
+        if code is not None:
+            head, _, body = data.partition(b"\n")
+            self._take(code, int(head), body)
 
-    async def _deliver(self, code: str, seq: int, body: bytes) -> None:
-        last = self._last[code]
-        if seq == last + 1:
-            self._push(code, seq, body)
-        elif seq > last + 1:
-            await self._catch_up(code)
+    async def _handle(self, message: dict[str, Any]) -> None:
+        if message["type"] == "message":
+            self._published(message["channel"], message["data"])
+        elif message["type"] == "subscribe":
+            code = self._codes.get(message["channel"].decode())
+            if code is not None:
+                await self._store.add_watcher(code)
+                await self._catch_up(code)
+
+    def _take(self, code: str, seq: int, body: bytes) -> None:
+        """Deliver the event if it is the room's next, hold it if it is past a hole."""
+        last = self._last.get(code)
+        if last is None or seq <= last:
+            return
+        if seq > last + 1:
+            self._ahead.setdefault(code, {})[seq] = body
+            if code not in self._gap_timers:
+                loop = asyncio.get_running_loop()
+                self._gap_timers[code] = loop.call_later(GAP_WAIT_S, self._gap_open, code)
+            return
+        self._push(code, seq, body)
+        self._push_ahead(code)
+
+    def _push_ahead(self, code: str) -> None:
+        """Deliver the held events that now follow on; drop those already delivered."""
+        ahead = self._ahead.get(code)
+        while ahead:
+            last = self._last.get(code, 0)
+            for seq in [seq for seq in ahead if seq <= last]:
+                del ahead[seq]
+            if (body := ahead.pop(last + 1, None)) is None:
+                break
+            self._push(code, last + 1, body)
+        if not ahead:
+            self._ahead.pop(code, None)
+            if timer := self._gap_timers.pop(code, None):
+                timer.cancel()
+
+    def _gap_open(self, code: str) -> None:
+        """The hole was not filled by pub/sub in time: read it from the stream."""
+        self._gap_timers.pop(code, None)
+        if self._ahead.get(code):
+            task = asyncio.create_task(self._catch_up(code))
+            self._catch_ups.add(task)
+            task.add_done_callback(self._catch_ups.discard)
 
     def _push(self, code: str, seq: int, body: bytes) -> None:
         if self._last.get(code, seq) < seq:
@@ -202,6 +253,7 @@ class RoomFeed:
             for seq, body in events:
                 self._push(code, seq, body)
             if len(events) < _PAGE:
+                self._push_ahead(code)
                 return
 
     async def _report_gap(self, code: str) -> None:
@@ -209,3 +261,4 @@ class RoomFeed:
         if code in self._last and record is not None:
             self._last[code] = record.seq
         self._items.put_nowait(RoomGap(code))
+        self._push_ahead(code)

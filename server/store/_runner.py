@@ -6,6 +6,14 @@ made during the current iteration rides in the same pipeline of EVALSHAs. Script
 loaded once at connect; a NOSCRIPT reply (the server restarted or flushed its script
 cache) means that call did not run, so the runner loads the scripts again and resends
 only those calls.
+
+A flush writes its EVALSHAs on a connection of the client's pool and reads one reply
+per call, without redis-py's pipeline object, and keeps up to `KEPT_CONNECTIONS`
+connections between flushes instead of handing them back: taking a connection from
+the pool and building a pipeline cost more CPU than the round trip itself. A
+connection is kept only after every reply of its flush was read, so it never holds a
+stale reply; on any failure it is disconnected and goes back to the pool. Lost
+connections are retried with the client's retry policy, as redis-py's pipelines are.
 """
 
 from __future__ import annotations
@@ -21,6 +29,10 @@ from redis.typing import EncodableT
 
 from server.store._script import Call, Script
 from server.store._types import StoreUnavailable
+from server.store._wire import PackedConnection
+
+KEPT_CONNECTIONS = 4
+"""Connections a runner keeps between flushes; flushes in flight beyond these take more."""
 
 
 @dataclass
@@ -39,6 +51,7 @@ class ScriptRunner:
         self._group = group
         self._queue: list[_Call] = []
         self._flushes: set[asyncio.Task[None]] = set()
+        self._kept: list[PackedConnection] = []
         self.round_trips = 0
         self.calls = 0
 
@@ -69,6 +82,7 @@ class ScriptRunner:
         """Wait for the flushes in flight, so no caller is left without a reply."""
         while self._flushes:
             await asyncio.gather(*self._flushes)
+        await self._give_back()
 
     async def cancel(self) -> None:
         """Stop the flushes in flight; their callers get `StoreUnavailable`."""
@@ -79,6 +93,7 @@ class ScriptRunner:
             if not call.future.done():
                 call.future.set_exception(_closed())
         self._queue = []
+        await self._give_back()
 
     async def _flush(self) -> None:
         calls, self._queue = self._queue, []
@@ -101,10 +116,9 @@ class ScriptRunner:
 
     async def _execute(self, calls: list[_Call], *, retry_missing: bool) -> list[_Call]:
         """Send one pipeline; settle every call but those to retry after NOSCRIPT."""
-        pipe = self._client.pipeline(transaction=False)
-        for call in calls:
-            pipe.execute_command("EVALSHA", call.script.sha, len(call.keys), *call.keys, *call.args)
-        replies = await pipe.execute(raise_on_error=False)
+        replies = await self._exchange(
+            [("EVALSHA", call.script.sha, len(call.keys), *call.keys, *call.args) for call in calls]
+        )
         self.round_trips += 1
         missing: list[_Call] = []
         for call, reply in zip(calls, replies, strict=True):
@@ -117,6 +131,42 @@ class ScriptRunner:
             else:
                 call.future.set_result(reply)
         return missing
+
+    async def _exchange(self, commands: list[tuple[EncodableT, ...]]) -> list[Any]:
+        """Write `commands` in one go and read their replies (an error reply is returned)."""
+        conn = self._kept.pop() if self._kept else await self._take()
+        try:
+            packed = conn.pack_commands(commands)
+            replies = await conn.retry.call_with_retry(
+                lambda: conn.exchange(packed, len(commands)),
+                lambda _error: conn.disconnect(),
+            )
+        except BaseException:
+            await conn.disconnect()
+            await self._pool.release(conn)
+            raise
+        if len(self._kept) < KEPT_CONNECTIONS:
+            self._kept.append(conn)
+        else:
+            await self._pool.release(conn)
+        return replies
+
+    async def _take(self) -> PackedConnection:
+        conn = await self._pool.get_connection()
+        if not isinstance(conn, PackedConnection):
+            await self._pool.release(conn)
+            raise TypeError("the store's pool must make connections with packing_in_c")
+        return conn
+
+    @property
+    def _pool(self) -> Any:
+        return self._client.connection_pool
+
+    async def _give_back(self) -> None:
+        """Hand the kept connections back to the pool (the store is closing)."""
+        kept, self._kept = self._kept, []
+        for conn in kept:
+            await self._pool.release(conn)
 
 
 def _closed() -> StoreUnavailable:

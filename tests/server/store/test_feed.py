@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from server.embedded import EmbeddedValkey
-from server.store import CommitResult, FeedEvent, RoomGap, Store
+from server.store import CommitResult, FeedEvent, RoomFeed, RoomGap, Store
 from tests.server.store._helpers import CODE, OpenStore, move, next_item, start, version_of
 
 pytestmark = pytest.mark.every_backend
@@ -39,6 +39,43 @@ async def test_feed_starts_after_the_snapshot_seq(store: Store, open_store: Open
     await feed.watch(CODE, 4)
     await move(store, 0, 3, "m4")
     assert await next_item(feed) == FeedEvent(CODE, 5, b"moved m4")
+
+
+async def test_an_event_past_a_hole_waits_for_the_one_before_it(
+    store: Store, open_store: OpenStore
+) -> None:
+    await start(store, seats=2)
+    other = await open_store()
+    feed = await _subscribed_feed(store, other)
+    await store.remove_watcher(CODE)  # seqs 3 and 4 are handed over below, in reverse
+    await move(other, 1, 1, "a")
+    await move(other, 1, 2, "b")
+    feed.own(CODE, 4, b"moved b")  # as when one's own commit returns before pub/sub brings 3
+    feed.own(CODE, 3, b"moved a")
+    assert await next_item(feed) == FeedEvent(CODE, 3, b"moved a")
+    assert await next_item(feed) == FeedEvent(CODE, 4, b"moved b")
+
+
+async def test_a_hole_pub_sub_does_not_fill_is_read_from_the_stream(
+    store: Store, open_store: OpenStore
+) -> None:
+    await start(store, seats=2)
+    other = await open_store()
+    feed = await _subscribed_feed(store, other)
+    await store.remove_watcher(CODE)  # so the next event of `other` is not published here
+    await move(other, 1, 1, "unheard")
+    await move(store, 0, 0, "mine")
+    assert await next_item(feed) == FeedEvent(CODE, 3, b"moved unheard")
+    assert await next_item(feed) == FeedEvent(CODE, 4, b"moved mine")
+
+
+async def _subscribed_feed(store: Store, other: Store) -> RoomFeed:
+    """`store`'s feed, once it hears `other`'s events (seq 2 is one) by pub/sub."""
+    feed = store.feed()
+    await feed.watch(CODE, 1)
+    await move(other, 1, 0, "theirs")
+    assert await next_item(feed) == FeedEvent(CODE, 2, b"moved theirs")
+    return feed
 
 
 async def test_feed_reports_a_gap_when_the_stream_was_trimmed(open_store: OpenStore) -> None:
