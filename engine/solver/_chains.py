@@ -1,0 +1,126 @@
+"""Little Billie's foundations as chains, and which of their moves need trying.
+
+Each foundation is a chain of one suit in one direction that takes one copy
+of each rank in turn. A card's place in a chain is how many cards come
+before it there; a chain's height is how many it holds, so a card fits when
+its place equals the height and is on the chain when its place is lower.
+"""
+
+from __future__ import annotations
+
+from engine import _foundation
+from engine.rules import Rules
+from engine.state import GameState
+
+Chain = tuple[int, int, bool, int]
+"""``(suit, start rank index, down, height)``."""
+FULL = 13
+
+
+def chains(rules: Rules, state: GameState) -> list[Chain]:
+    """Each foundation as a chain (every foundation of a fan game has a suit)."""
+    found: list[Chain] = []
+    for index, top in enumerate(state.foundations):
+        start = rules.start_rank(index, state.base_rank) - 1
+        height = _foundation.height(rules, state.base_rank, index, top)
+        found.append(
+            (rules.foundation_suits[index] or 0, start, rules.foundation_down[index], height)
+        )
+    return found
+
+
+def place(chain: Chain, card: int) -> int:
+    """Where ``card`` (of the chain's suit) comes in the chain."""
+    _, start, down, _ = chain
+    return (start - card % 13) % 13 if down else (card % 13 - start) % 13
+
+
+def wanted(lines: list[Chain]) -> dict[int, list[int]]:
+    """Each card some foundation takes now, with the foundations taking it."""
+    cards: dict[int, list[int]] = {}
+    for index, (suit, start, down, height) in enumerate(lines):
+        if height < FULL:
+            rank = (start - height) % 13 if down else (start + height) % 13
+            cards.setdefault(suit * 13 + rank, []).append(index)
+    return cards
+
+
+def copies_home(lines: list[Chain], card: int) -> int:
+    return sum(1 for chain in lines if chain[0] == card // 13 and place(chain, card) < chain[3])
+
+
+def fewest_foundations(
+    lines: list[Chain],
+    waits: dict[int, list[int]],
+    tableau: tuple[tuple[int, ...], ...],
+    moves: list[tuple[int, int]],
+) -> set[int]:
+    """The foundations whose moves alone need trying: a closed set with the
+    fewest moves now (a stubborn set, in partial-order reduction terms).
+
+    Moves onto different foundations remove different cards, so they
+    commute, unless one card fits two foundations: then both are in the set.
+    No move outside the set can make a move onto the set possible: whenever
+    a foundation of the set waits for a card buried in a fan, every
+    foundation that may still take the card lying right on it is in the
+    set, and that card must leave before the one beneath can. So every
+    position with no move left (a win, or a redeal point) reachable with
+    all moves is reachable with these.
+    """
+    links = _links(lines, waits, tableau, moves)
+    best: set[int] = set(range(len(lines)))
+    best_count = len(moves)
+    for start in {foundation for _, foundation in moves}:
+        closed = _closed(start, links)
+        count = sum(1 for _, foundation in moves if foundation in closed)
+        if count < best_count:
+            best, best_count = closed, count
+    return best
+
+
+def _links(
+    lines: list[Chain],
+    waits: dict[int, list[int]],
+    tableau: tuple[tuple[int, ...], ...],
+    moves: list[tuple[int, int]],
+) -> list[set[int]]:
+    """For each foundation, the foundations its moves depend on."""
+    links: list[set[int]] = [set() for _ in lines]
+    by_fan: dict[int, list[int]] = {}
+    for fan, foundation in moves:
+        by_fan.setdefault(fan, []).append(foundation)
+    for shared in by_fan.values():
+        if len(shared) > 1:
+            for foundation in shared:
+                links[foundation].update(shared)
+    takers: dict[int, list[int]] = {}
+    for pile in tableau:
+        for depth in range(len(pile) - 1):
+            if pile[depth] in waits:
+                blocker = pile[depth + 1]
+                if blocker not in takers:
+                    takers[blocker] = _takers(lines, blocker)
+                for foundation in waits[pile[depth]]:
+                    links[foundation].update(takers[blocker])
+    return links
+
+
+def _takers(lines: list[Chain], card: int) -> list[int]:
+    """Foundations that may still take ``card`` some time."""
+    suit, rank = divmod(card, 13)
+    return [
+        index
+        for index, (of, start, down, height) in enumerate(lines)
+        if of == suit and ((start - rank) % 13 if down else (rank - start) % 13) >= height
+    ]
+
+
+def _closed(start: int, links: list[set[int]]) -> set[int]:
+    closed = {start}
+    todo = [start]
+    while todo:
+        for linked in links[todo.pop()]:
+            if linked not in closed:
+                closed.add(linked)
+                todo.append(linked)
+    return closed
