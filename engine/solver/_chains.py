@@ -1,4 +1,5 @@
-"""Little Billie's foundations as chains, and which of their moves need trying.
+"""Little Billie's foundations as chains: which of their moves need trying,
+and when a last deal can never be cleared.
 
 Each foundation is a chain of one suit in one direction that takes one copy
 of each rank in turn. A card's place in a chain is how many cards come
@@ -124,3 +125,59 @@ def _closed(start: int, links: list[set[int]]) -> set[int]:
                 closed.add(linked)
                 todo.append(linked)
     return closed
+
+
+def blocked(rules: Rules, state: GameState) -> bool:
+    """Whether some card left can never go home, whatever is played.
+
+    A card can go onto a chain only after the card before it there, so a
+    chain is out of reach for a card when every copy left of that card lies
+    under it in its fan or is itself out of reach of the chain; repeating
+    this until nothing changes, a card with no chain left, or two copies
+    left with the same one chain left, can never both go home. With no
+    redeal left, that loses the game.
+    """
+    lines = chains(rules, state)
+    where: dict[int, list[tuple[int, int]]] = {}
+    reach: dict[tuple[int, int], set[int]] = {}
+    for fan, pile in enumerate(state.tableau):
+        for depth, card in enumerate(pile):
+            where.setdefault(card, []).append((fan, depth))
+            reach[fan, depth] = set(_takers(lines, card))
+    changed = True
+    while changed:
+        changed = False
+        for (fan, depth), open_chains in reach.items():
+            card = state.tableau[fan][depth]
+            for index in list(open_chains):
+                if not _has_before(
+                    lines[index], index, card, (fan, depth), where=where, reach=reach
+                ):
+                    open_chains.discard(index)
+                    changed = True
+            if not open_chains:
+                return True
+    return any(
+        len(spots) == 2 and len(reach[spots[0]] | reach[spots[1]]) < 2 for spots in where.values()
+    )
+
+
+def _has_before(
+    chain: Chain,
+    index: int,
+    card: int,
+    spot: tuple[int, int],
+    *,
+    where: dict[int, list[tuple[int, int]]],
+    reach: dict[tuple[int, int], set[int]],
+) -> bool:
+    """Whether the card before ``card`` on the chain is home or may get there first."""
+    suit, start, down, height = chain
+    at = place(chain, card)
+    if at == height:
+        return True
+    rank = (start - at + 1) % 13 if down else (start + at - 1) % 13
+    return any(
+        index in reach[other] and not (other[0] == spot[0] and other[1] < spot[1])
+        for other in where.get(suit * 13 + rank, ())
+    )

@@ -12,7 +12,7 @@ from engine._layout import fans
 from engine.deal import permutation
 from engine.moves import Move
 from engine.rules import Rules
-from engine.solver._chains import chains, copies_home, fewest_foundations, wanted
+from engine.solver._chains import blocked, chains, copies_home, fewest_foundations, wanted
 from engine.solver._children import Child, Moved
 from engine.state import GameState
 
@@ -72,7 +72,9 @@ def fan_children(
         chosen = fewest_foundations(lines, waits, state.tableau, moves)
         return [_home_child(state, i, f) for i, f in moves if f in chosen]
     if state.passes < rules.redeals and any(state.tableau):
-        return [((REDEAL,), redealer.redealt(state), None)]
+        redealt = redealer.redealt(state)
+        if redealt.passes < rules.redeals or not blocked(rules, redealt):
+            return [((REDEAL,), redealt, None)]
     return []
 
 
