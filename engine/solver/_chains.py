@@ -68,10 +68,13 @@ def fewest_foundations(
     position with no move left (a win, or a redeal point) reachable with
     all moves is reachable with these.
     """
+    used = {foundation for _, foundation in moves}
+    if len(used) == 1:
+        return used
     links = _links(lines, waits, tableau, moves)
     best: set[int] = set(range(len(lines)))
     best_count = len(moves)
-    for start in {foundation for _, foundation in moves}:
+    for start in used:
         closed = _closed(start, links)
         count = sum(1 for _, foundation in moves if foundation in closed)
         if count < best_count:
