@@ -21,6 +21,7 @@ from engine.moves import Move, Source
 from engine.rules import Rules
 from engine.solver._draws import stock_positions
 from engine.solver._game import Game, home_heights, home_targets, is_safe_home
+from engine.solver._stuck import has_stuck_card
 from engine.state import GameState
 
 Moved = tuple[int, int] | None
@@ -44,7 +45,14 @@ def building_children(game: Game, state: GameState, moved: Moved) -> Iterator[Ch
     if rules.stock == "draw":
         yield from _drawn_children(game, state, targets)
     elif rules.stock == "deal" and state.stock:
-        yield (DEAL,), deal_row(state), None
+        dealt = deal_row(state)
+        if not (game.stuck_cards and _stuck_for_good(rules, dealt)):
+            yield (DEAL,), dealt, None
+
+
+def _stuck_for_good(rules: Rules, state: GameState) -> bool:
+    """Whether the stock is out and some card can never leave its place."""
+    return not state.stock and has_stuck_card(rules, state, home_heights(rules, state))
 
 
 def _safe_child(rules: Rules, state: GameState, targets: Targets) -> Child | None:
@@ -144,7 +152,11 @@ def _run_moves(
     whole pile into an empty one, and into one empty pile only when empty
     piles are interchangeable."""
     rules = game.rules
-    heads: dict[int, list[tuple[int, int]]] = {}
+    wanted: dict[int, list[int]] = {}
+    for dst, target in enumerate(tableau):
+        if target:
+            for card in rules.takers[target[-1]]:
+                wanted.setdefault(card, []).append(dst)
     found: list[tuple[int, int, int]] = []
     empties = [dst for dst, pile in enumerate(tableau) if not pile]
     if game.sort_piles:
@@ -152,7 +164,8 @@ def _run_moves(
     for src, pile in enumerate(tableau):
         run = runs[src]
         for count in range(1, run + 1):
-            heads.setdefault(pile[-count], []).append((src, count))
+            if pile[-count] in wanted:
+                found += [(src, count, dst) for dst in wanted[pile[-count]] if dst != src]
         if empties and len(pile) > 1:
             top = min(run, len(pile) - 1)
             found += [
@@ -161,10 +174,6 @@ def _run_moves(
                 if takes(rules, (), pile[-n])
                 for dst in empties
             ]
-    for dst, target in enumerate(tableau):
-        if target:
-            for card in rules.takers[target[-1]]:
-                found += [(src, n, dst) for src, n in heads.get(card, ()) if src != dst]
     return found
 
 

@@ -18,6 +18,9 @@ class Game:
     """Foundations are all of one kind (any suit, one direction)."""
     keep_passes: bool
     """Passes used change what is left to do (they are limited)."""
+    stuck_cards: bool = False
+    """Endgames may hold cards that can never leave their places (see
+    `engine.solver._stuck`)."""
     quick: bool = False
     """Try only moves that make progress at once: fast to a win, but never
     a proof that there is none."""
@@ -30,6 +33,7 @@ class Game:
             sort_piles=rules.stock != "deal",
             sort_foundations=alike and rules.foundation_suits[0] is None,
             keep_passes=rules.passes is not None,
+            stuck_cards=rules.decks == 1 and rules.empty_pile == "king" and rules.build is not None,
             quick=quick,
         )
 

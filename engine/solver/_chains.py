@@ -1,0 +1,186 @@
+"""Little Billie's foundations as chains: which of their moves need trying,
+and when a last deal can never be cleared.
+
+Each foundation is a chain of one suit in one direction that takes one copy
+of each rank in turn. A card's place in a chain is how many cards come
+before it there; a chain's height is how many it holds, so a card fits when
+its place equals the height and is on the chain when its place is lower.
+"""
+
+from __future__ import annotations
+
+from engine import _foundation
+from engine.rules import Rules
+from engine.state import GameState
+
+Chain = tuple[int, int, bool, int]
+"""``(suit, start rank index, down, height)``."""
+FULL = 13
+
+
+def chains(rules: Rules, state: GameState) -> list[Chain]:
+    """Each foundation as a chain (every foundation of a fan game has a suit)."""
+    found: list[Chain] = []
+    for index, top in enumerate(state.foundations):
+        start = rules.start_rank(index, state.base_rank) - 1
+        height = _foundation.height(rules, state.base_rank, index, top)
+        found.append(
+            (rules.foundation_suits[index] or 0, start, rules.foundation_down[index], height)
+        )
+    return found
+
+
+def place(chain: Chain, card: int) -> int:
+    """Where ``card`` (of the chain's suit) comes in the chain."""
+    _, start, down, _ = chain
+    return (start - card % 13) % 13 if down else (card % 13 - start) % 13
+
+
+def wanted(lines: list[Chain]) -> dict[int, list[int]]:
+    """Each card some foundation takes now, with the foundations taking it."""
+    cards: dict[int, list[int]] = {}
+    for index, (suit, start, down, height) in enumerate(lines):
+        if height < FULL:
+            rank = (start - height) % 13 if down else (start + height) % 13
+            cards.setdefault(suit * 13 + rank, []).append(index)
+    return cards
+
+
+def copies_home(lines: list[Chain], card: int) -> int:
+    return sum(1 for chain in lines if chain[0] == card // 13 and place(chain, card) < chain[3])
+
+
+def fewest_foundations(
+    lines: list[Chain],
+    waits: dict[int, list[int]],
+    tableau: tuple[tuple[int, ...], ...],
+    moves: list[tuple[int, int]],
+) -> set[int]:
+    """The foundations whose moves alone need trying: a closed set with the
+    fewest moves now (a stubborn set, in partial-order reduction terms).
+
+    Moves onto different foundations remove different cards, so they
+    commute, unless one card fits two foundations: then both are in the set.
+    No move outside the set can make a move onto the set possible: whenever
+    a foundation of the set waits for a card buried in a fan, every
+    foundation that may still take the card lying right on it is in the
+    set, and that card must leave before the one beneath can. So every
+    position with no move left (a win, or a redeal point) reachable with
+    all moves is reachable with these.
+    """
+    used = {foundation for _, foundation in moves}
+    if len(used) == 1:
+        return used
+    links = _links(lines, waits, tableau, moves)
+    best: set[int] = set(range(len(lines)))
+    best_count = len(moves)
+    for start in used:
+        closed = _closed(start, links)
+        count = sum(1 for _, foundation in moves if foundation in closed)
+        if count < best_count:
+            best, best_count = closed, count
+    return best
+
+
+def _links(
+    lines: list[Chain],
+    waits: dict[int, list[int]],
+    tableau: tuple[tuple[int, ...], ...],
+    moves: list[tuple[int, int]],
+) -> list[set[int]]:
+    """For each foundation, the foundations its moves depend on."""
+    links: list[set[int]] = [set() for _ in lines]
+    by_fan: dict[int, list[int]] = {}
+    for fan, foundation in moves:
+        by_fan.setdefault(fan, []).append(foundation)
+    for shared in by_fan.values():
+        if len(shared) > 1:
+            for foundation in shared:
+                links[foundation].update(shared)
+    takers: dict[int, list[int]] = {}
+    for pile in tableau:
+        for depth in range(len(pile) - 1):
+            if pile[depth] in waits:
+                blocker = pile[depth + 1]
+                if blocker not in takers:
+                    takers[blocker] = _takers(lines, blocker)
+                for foundation in waits[pile[depth]]:
+                    links[foundation].update(takers[blocker])
+    return links
+
+
+def _takers(lines: list[Chain], card: int) -> list[int]:
+    """Foundations that may still take ``card`` some time."""
+    suit, rank = divmod(card, 13)
+    return [
+        index
+        for index, (of, start, down, height) in enumerate(lines)
+        if of == suit and ((start - rank) % 13 if down else (rank - start) % 13) >= height
+    ]
+
+
+def _closed(start: int, links: list[set[int]]) -> set[int]:
+    closed = {start}
+    todo = [start]
+    while todo:
+        for linked in links[todo.pop()]:
+            if linked not in closed:
+                closed.add(linked)
+                todo.append(linked)
+    return closed
+
+
+def blocked(rules: Rules, state: GameState) -> bool:
+    """Whether some card left can never go home, whatever is played.
+
+    A card can go onto a chain only after the card before it there, so a
+    chain is out of reach for a card when every copy left of that card lies
+    under it in its fan or is itself out of reach of the chain; repeating
+    this until nothing changes, a card with no chain left, or two copies
+    left with the same one chain left, can never both go home. With no
+    redeal left, that loses the game.
+    """
+    lines = chains(rules, state)
+    where: dict[int, list[tuple[int, int]]] = {}
+    reach: dict[tuple[int, int], set[int]] = {}
+    for fan, pile in enumerate(state.tableau):
+        for depth, card in enumerate(pile):
+            where.setdefault(card, []).append((fan, depth))
+            reach[fan, depth] = set(_takers(lines, card))
+    changed = True
+    while changed:
+        changed = False
+        for (fan, depth), open_chains in reach.items():
+            card = state.tableau[fan][depth]
+            for index in list(open_chains):
+                if not _has_before(
+                    lines[index], index, card, (fan, depth), where=where, reach=reach
+                ):
+                    open_chains.discard(index)
+                    changed = True
+            if not open_chains:
+                return True
+    return any(
+        len(spots) == 2 and len(reach[spots[0]] | reach[spots[1]]) < 2 for spots in where.values()
+    )
+
+
+def _has_before(
+    chain: Chain,
+    index: int,
+    card: int,
+    spot: tuple[int, int],
+    *,
+    where: dict[int, list[tuple[int, int]]],
+    reach: dict[tuple[int, int], set[int]],
+) -> bool:
+    """Whether the card before ``card`` on the chain is home or may get there first."""
+    suit, start, down, height = chain
+    at = place(chain, card)
+    if at == height:
+        return True
+    rank = (start - at + 1) % 13 if down else (start + at - 1) % 13
+    return any(
+        index in reach[other] and not (other[0] == spot[0] and other[1] < spot[1])
+        for other in where.get(suit * 13 + rank, ())
+    )
