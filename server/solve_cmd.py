@@ -2,7 +2,7 @@
 
 Public deal number ``N`` is the race seed ``b"deal:N"`` (see `server.room.Room.seed`).
 Deals are solved in worker processes when ``--jobs`` is above one; each gets
-the same time budget, checked by the solver through a clock this shell reads.
+the same budget of CPU seconds, checked by the solver through a clock this shell reads.
 """
 
 from __future__ import annotations
@@ -46,13 +46,14 @@ def public_seed(deal: int) -> bytes:
 
 
 def solve_deal(game: str, deal: int, budget_s: float) -> DealResult:
-    """Solve one public deal within ``budget_s`` seconds of this process's clock."""
-    start = time.monotonic()
+    """Solve one public deal within ``budget_s`` CPU seconds of this process (a deal
+    waiting for a core does not lose its budget, so shares hold on a busy machine)."""
+    start = time.process_time()
     end = start + budget_s
     verdict = solve(
-        new_game(game, public_seed(deal)), Budget(expired=lambda: time.monotonic() > end)
+        new_game(game, public_seed(deal)), Budget(expired=lambda: time.process_time() > end)
     )
-    return DealResult(deal, verdict.result, verdict.moves, time.monotonic() - start)
+    return DealResult(deal, verdict.result, verdict.moves, time.process_time() - start)
 
 
 def solve_deals(
@@ -85,7 +86,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--game", required=True, choices=VARIANT_KEYS, help="variant key")
     parser.add_argument("--seeds", required=True, type=parse_range, help="public deals A..B")
-    parser.add_argument("--budget", type=float, default=10.0, help="seconds per deal (default 10)")
+    parser.add_argument(
+        "--budget", type=float, default=10.0, help="CPU seconds per deal (default 10)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="deals solved at once (processes)")
     parser.add_argument("--json", action="store_true", help="one JSON object per line per deal")
     args = parser.parse_args(argv)
