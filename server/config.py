@@ -85,18 +85,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
     )
     parser.add_argument("--host", default=_DEFAULTS.host, help="address to listen on")
     parser.add_argument("--port", type=int, default=_DEFAULTS.port, help="port (0: any free port)")
-    parser.add_argument(
-        "--redis",
-        default=os.environ.get("SOLRACE_REDIS_URL"),
-        help="Redis/Valkey URL (default: $SOLRACE_REDIS_URL, else an embedded Valkey)",
-    )
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=Path(os.environ.get("SOLRACE_DATA_DIR", "data")),
-        help="where the embedded Valkey keeps its data (default: ./data)",
-    )
-    parser.add_argument("--prefix", default=_DEFAULTS.key_prefix, help="Redis key prefix")
+    add_store_args(parser)
     parser.add_argument(
         "--room-ttl",
         type=int,
@@ -197,6 +186,23 @@ def _check_analysis_args(parser: argparse.ArgumentParser, args: argparse.Namespa
     for name in ("verdict_budget", "hint_budget", "dead_end_after", "dead_end_budget"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be above 0")
+
+
+def add_store_args(parser: argparse.ArgumentParser) -> None:
+    """Where the store is: ``--redis``, ``--data-dir``, ``--prefix``; shared by the
+    server and its commands, so a command finds the same store as the server."""
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("SOLRACE_REDIS_URL"),
+        help="Redis/Valkey URL (default: $SOLRACE_REDIS_URL, else an embedded Valkey)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path(os.environ.get("SOLRACE_DATA_DIR", "data")),
+        help="where the embedded Valkey keeps its data (default: ./data)",
+    )
+    parser.add_argument("--prefix", default=_DEFAULTS.key_prefix, help="Redis key prefix")
 
 
 def _add_limit_args(parser: argparse.ArgumentParser) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
-import os
 import signal
 import sys
 import time
@@ -26,11 +25,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 from engine import VARIANT_KEYS, new_game
 from engine.solver import Budget, solve
 from server._services import new_secret
+from server.config import add_store_args
 from server.embedded import EmbeddedValkey, running_url
 from server.store import Store
 
@@ -164,7 +163,7 @@ async def show_pool(args: argparse.Namespace) -> int:
 
 def parse_args(command: str, argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=f"solrace-server {command}", description=_ABOUT[command])
-    _add_store_args(parser)
+    add_store_args(parser)
     if command == "fill-pool":
         _add_fill_args(parser)
     args = parser.parse_args(argv)
@@ -179,21 +178,6 @@ _ABOUT = {
     "fill-pool": "Add deals the solver proves winnable to the pool winnable-only rooms draw from.",
     "pool": "Print how many winnable deals each game's pool holds.",
 }
-
-
-def _add_store_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--redis",
-        default=os.environ.get("SOLRACE_REDIS_URL"),
-        help="the server's Redis/Valkey URL (default: $SOLRACE_REDIS_URL, else the embedded one)",
-    )
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=Path(os.environ.get("SOLRACE_DATA_DIR", "data")),
-        help="the embedded Valkey's data directory (default: ./data)",
-    )
-    parser.add_argument("--prefix", default="solrace:", help="Redis key prefix")
 
 
 def _add_fill_args(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from server.app import RaceServer
 from server.clock import ManualClock
+from server.config import Config
 from server.embedded import EmbeddedValkey
 from server.store import Store
 
@@ -55,6 +57,24 @@ def redis_url(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
+
+
+@pytest.fixture
+def analysis_workers() -> int:
+    """Solver processes of the test's server: none, unless a test module that
+    needs verdicts, hints or dead-end checks overrides this fixture."""
+    return 0
+
+
+@pytest.fixture
+async def race_server(
+    store: Store, clock: ManualClock, analysis_workers: int
+) -> AsyncIterator[RaceServer]:
+    """A race server on 127.0.0.1, any free port (`Config` defaults otherwise),
+    over the test's store, on the test's clock."""
+    config = Config(port=0, analysis_workers=analysis_workers)
+    async with RaceServer(config, store, clock) as server:
+        yield server
 
 
 @pytest.fixture

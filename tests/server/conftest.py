@@ -26,23 +26,6 @@ def private_valkey(tmp_path: Path) -> Iterator[EmbeddedValkey]:
     valkey.stop()
 
 
-@pytest.fixture
-def analysis_workers() -> int:
-    """Solver processes of the test's server: none, unless a test module that
-    needs verdicts, hints or dead-end checks overrides this fixture."""
-    return 0
-
-
-@pytest.fixture
-async def race_server(
-    store: Store, clock: ManualClock, analysis_workers: int
-) -> AsyncIterator[RaceServer]:
-    """A race server on 127.0.0.1, any free port, over the test's store, on the test's clock."""
-    config = Config(port=0, analysis_workers=analysis_workers)
-    async with RaceServer(config, store, clock) as server:
-        yield server
-
-
 @contextlib.asynccontextmanager
 async def opened_clients(
     open_one: Callable[[str, Clock], Awaitable[Client]], server: RaceServer
