@@ -34,7 +34,8 @@ def has_stuck_card(rules: Rules, state: GameState, heights: list[list[int]]) -> 
 
 class _Endgame:
     def __init__(self, rules: Rules, state: GameState, heights: list[list[int]]) -> None:
-        self.rules = rules
+        self.stacks = rules.stacks
+        self.parents = parents_of(rules)
         self.tableau = state.tableau
         self.home = {
             suit * 13 + rank
@@ -43,25 +44,29 @@ class _Endgame:
             for rank in range(height)
         }
         self.places: dict[int, Place] = {
-            card: (pile, depth)
+            cards[depth]: (pile, depth)
             for pile, cards in enumerate(state.tableau)
-            for depth, card in enumerate(cards)
+            for depth in range(len(cards) - 1, -1, -1)
         }
+        """Top cards first: a card may leave once those on it did, so one
+        pass then finds most of them (the order does not change the result,
+        as a card that may leave stays so when more cards do)."""
         self.left: set[int] = set()
 
     def stuck(self) -> bool:
+        left = self.left
         grew = True
         while grew:
             grew = False
             for card, place in self.places.items():
-                if card not in self.left and self._leaves(card, place):
-                    self.left.add(card)
+                if card not in left and self._leaves(card, place):
+                    left.add(card)
                     grew = True
         return len(self.left) < len(self.places)
 
     def _leaves(self, card: int, place: Place) -> bool:
         pile, depth = self.tableau[place[0]], place[1]
-        stacks = self.rules.stacks
+        stacks = self.stacks
         if depth and pile[depth - 1] in self.left and stacks[pile[depth - 1] * 52 + card]:
             return True
         rank = card % 13
@@ -70,9 +75,7 @@ class _Endgame:
                 return True
         elif not self._heads_run(pile, depth):
             return False
-        return rank == 12 or any(
-            self._may_top(parent, place) for parent in parents_of(self.rules)[card]
-        )
+        return rank == 12 or any(self._may_top(parent, place) for parent in self.parents[card])
 
     def _bare(self, pile: tuple[int, ...], depth: int) -> bool:
         return depth + 1 == len(pile) or pile[depth + 1] in self.left
@@ -80,10 +83,11 @@ class _Endgame:
     def _heads_run(self, pile: tuple[int, ...], depth: int) -> bool:
         """Whether the card at ``depth`` may head a run to the top: the cards
         on it each take the next, up to the top or to one that left."""
+        left, stacks = self.left, self.stacks
         for at in range(depth + 1, len(pile)):
-            if pile[at] in self.left:
+            if pile[at] in left:
                 return True
-            if not self.rules.stacks[pile[at - 1] * 52 + pile[at]]:
+            if not stacks[pile[at - 1] * 52 + pile[at]]:
                 return False
         return True
 
