@@ -54,31 +54,30 @@ class _Endgame:
         self.left: set[int] = set()
 
     def stuck(self) -> bool:
-        left = self.left
+        left, places = self.left, self.places
         grew = True
-        while grew:
+        while grew and len(left) < len(places):
             grew = False
-            for card, place in self.places.items():
+            for card, place in places.items():
                 if card not in left and self._leaves(card, place):
                     left.add(card)
                     grew = True
-        return len(self.left) < len(self.places)
+        return len(left) < len(places)
 
     def _leaves(self, card: int, place: Place) -> bool:
         pile, depth = self.tableau[place[0]], place[1]
-        stacks = self.stacks
-        if depth and pile[depth - 1] in self.left and stacks[pile[depth - 1] * 52 + card]:
+        left = self.left
+        if depth and pile[depth - 1] in left and self.stacks[pile[depth - 1] * 52 + card]:
             return True
         rank = card % 13
-        if self._bare(pile, depth):
+        if depth + 1 == len(pile) or pile[depth + 1] in left:
             if rank == 0 or self._free(card - 1, place):
                 return True
         elif not self._heads_run(pile, depth):
             return False
-        return rank == 12 or any(self._may_top(parent, place) for parent in self.parents[card])
-
-    def _bare(self, pile: tuple[int, ...], depth: int) -> bool:
-        return depth + 1 == len(pile) or pile[depth + 1] in self.left
+        if rank == 12:
+            return True
+        return any(self._may_top(parent, place) for parent in self.parents[card])
 
     def _heads_run(self, pile: tuple[int, ...], depth: int) -> bool:
         """Whether the card at ``depth`` may head a run to the top: the cards
@@ -96,12 +95,18 @@ class _Endgame:
         return card in self.home or (card in self.left and not self._under(card, above))
 
     def _may_top(self, card: int, above: Place) -> bool:
-        if card in self.home or self._under(card, above):
+        """Whether ``card`` may be a top for the card at ``above`` to go onto."""
+        if card in self.home:
+            return False
+        place = self.places.get(card)
+        if place is None:
+            return card in self.left
+        if place[0] == above[0] and place[1] < above[1]:
             return False
         if card in self.left:
             return True
-        place = self.places.get(card)
-        return place is not None and self._bare(self.tableau[place[0]], place[1])
+        pile = self.tableau[place[0]]
+        return place[1] + 1 == len(pile) or pile[place[1] + 1] in self.left
 
     def _under(self, card: int, above: Place) -> bool:
         place = self.places.get(card)
