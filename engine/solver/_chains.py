@@ -97,25 +97,37 @@ def _links(
         if len(shared) > 1:
             for foundation in shared:
                 links[foundation].update(shared)
+    suits = _by_suit(lines)
     takers: dict[int, list[int]] = {}
     for pile in tableau:
+        if waits.keys().isdisjoint(pile):
+            continue
         for depth in range(len(pile) - 1):
             if pile[depth] in waits:
                 blocker = pile[depth + 1]
                 if blocker not in takers:
-                    takers[blocker] = _takers(lines, blocker)
+                    takers[blocker] = _takers(suits, blocker)
                 for foundation in waits[pile[depth]]:
                     links[foundation].update(takers[blocker])
     return links
 
 
-def _takers(lines: list[Chain], card: int) -> list[int]:
-    """Foundations that may still take ``card`` some time."""
+def _by_suit(lines: list[Chain]) -> list[list[tuple[int, Chain]]]:
+    """Per suit, the chains of that suit with their foundation numbers."""
+    suits: list[list[tuple[int, Chain]]] = [[], [], [], []]
+    for index, chain in enumerate(lines):
+        suits[chain[0]].append((index, chain))
+    return suits
+
+
+def _takers(suits: list[list[tuple[int, Chain]]], card: int) -> list[int]:
+    """Foundations that may still take ``card`` some time; ``suits`` as from
+    `_by_suit`."""
     suit, rank = divmod(card, 13)
     return [
         index
-        for index, (of, start, down, height) in enumerate(lines)
-        if of == suit and ((start - rank) % 13 if down else (rank - start) % 13) >= height
+        for index, (_, start, down, height) in suits[suit]
+        if ((start - rank) % 13 if down else (rank - start) % 13) >= height
     ]
 
 
@@ -141,12 +153,13 @@ def blocked(rules: Rules, state: GameState) -> bool:
     redeal left, that loses the game.
     """
     lines = chains(rules, state)
+    suits = _by_suit(lines)
     where: dict[int, list[tuple[int, int]]] = {}
     reach: dict[tuple[int, int], set[int]] = {}
     for fan, pile in enumerate(state.tableau):
         for depth, card in enumerate(pile):
             where.setdefault(card, []).append((fan, depth))
-            reach[fan, depth] = set(_takers(lines, card))
+            reach[fan, depth] = set(_takers(suits, card))
     changed = True
     while changed:
         changed = False

@@ -100,9 +100,12 @@ def state_key(game: Game, state: GameState) -> bytes:
     foundations in sorted order, the reserve by its size. Where a deal puts
     one stock card on each pile in turn, only the piles past the last one
     the stock will reach are interchangeable."""
-    piles = [bytes(pile) for pile in state.tableau]
-    dealt_to = 0 if game.sort_piles else len(state.stock)
-    piles[dealt_to:] = sorted(piles[dealt_to:])
+    if game.sort_piles:
+        piles = sorted(map(bytes, state.tableau))
+    else:
+        piles = list(map(bytes, state.tableau))
+        dealt_to = len(state.stock)
+        piles[dealt_to:] = sorted(piles[dealt_to:])
     tops = [top + 1 for top in state.foundations]
     if game.sort_foundations:
         tops.sort()
