@@ -20,7 +20,7 @@ from engine._tableau import run_length, takes
 from engine.moves import Move, Source
 from engine.rules import Rules
 from engine.solver._draws import stock_positions
-from engine.solver._game import Game, home_heights, home_targets, is_safe_home
+from engine.solver._game import Game, home_heights, is_safe_home, known_targets, state_key
 from engine.solver._stuck import has_stuck_card
 from engine.state import GameState
 
@@ -33,7 +33,7 @@ DEAL = Move("deal")
 def building_children(game: Game, state: GameState, moved: Moved) -> Iterator[Child]:
     """Children in a game that builds on the tableau, made as they are asked for."""
     rules = game.rules
-    targets = home_targets(rules, state)
+    targets = known_targets(game, state)
     forced = _safe_child(rules, state, targets)
     if forced is not None:
         yield forced
@@ -46,13 +46,20 @@ def building_children(game: Game, state: GameState, moved: Moved) -> Iterator[Ch
         yield from _drawn_children(game, state, targets)
     elif rules.stock == "deal" and state.stock:
         dealt = deal_row(state)
-        if not (game.stuck_cards and _stuck_for_good(rules, dealt)):
+        if not (game.stuck_cards and _stuck_for_good(game, dealt)):
             yield (DEAL,), dealt, None
 
 
-def _stuck_for_good(rules: Rules, state: GameState) -> bool:
+def _stuck_for_good(game: Game, state: GameState) -> bool:
     """Whether the stock is out and some card can never leave its place."""
-    return not state.stock and has_stuck_card(rules, state, home_heights(rules, state))
+    if state.stock:
+        return False
+    key = state_key(game, state)
+    known = game.stuck_known.get(key)
+    if known is None:
+        known = has_stuck_card(game.rules, state, home_heights(game.rules, state))
+        game.stuck_known[key] = known
+    return known
 
 
 def _safe_child(rules: Rules, state: GameState, targets: Targets) -> Child | None:

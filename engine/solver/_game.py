@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine._foundation import next_card
 from engine.rules import Rules
@@ -24,6 +24,14 @@ class Game:
     quick: bool = False
     """Try only moves that make progress at once: fast to a win, but never
     a proof that there is none."""
+    stuck_known: dict[bytes, bool] = field(default_factory=dict, compare=False, repr=False)
+    """Stuck-card answers by position key: a search meets the same endgame
+    again by other lines, and the answer depends on the position alone."""
+    targets_known: dict[tuple[tuple[int, ...], int], dict[int, list[int]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """`home_targets` by foundation tops and base rank, which alone decide it
+    (few distinct ones against many positions); never to be changed."""
 
     @classmethod
     def of(cls, rules: Rules, quick: bool = False) -> Game:
@@ -36,6 +44,15 @@ class Game:
             stuck_cards=rules.decks == 1 and rules.empty_pile == "king" and rules.build is not None,
             quick=quick,
         )
+
+
+def known_targets(game: Game, state: GameState) -> dict[int, list[int]]:
+    """`home_targets`, remembered for the search (read only)."""
+    at = (state.foundations, state.base_rank)
+    targets = game.targets_known.get(at)
+    if targets is None:
+        targets = game.targets_known[at] = home_targets(game.rules, state)
+    return targets
 
 
 def home_targets(rules: Rules, state: GameState) -> dict[int, list[int]]:
