@@ -55,9 +55,11 @@ def fewest_foundations(
     waits: dict[int, list[int]],
     tableau: tuple[tuple[int, ...], ...],
     moves: list[tuple[int, int]],
+    takers: dict[int, list[int]],
 ) -> set[int]:
     """The foundations whose moves alone need trying: a closed set with the
     fewest moves now (a stubborn set, in partial-order reduction terms).
+    ``takers`` remembers `_takers` answers for these chains between calls.
 
     Moves onto different foundations remove different cards, so they
     commute, unless one card fits two foundations: then both are in the set.
@@ -71,7 +73,7 @@ def fewest_foundations(
     used = {foundation for _, foundation in moves}
     if len(used) == 1:
         return used
-    links = _links(lines, waits, tableau, moves)
+    links = _links(lines, waits, tableau, moves, takers)
     best: set[int] = set(range(len(lines)))
     best_count = len(moves)
     for start in used:
@@ -87,6 +89,7 @@ def _links(
     waits: dict[int, list[int]],
     tableau: tuple[tuple[int, ...], ...],
     moves: list[tuple[int, int]],
+    takers: dict[int, list[int]],
 ) -> list[set[int]]:
     """For each foundation, the foundations its moves depend on."""
     links: list[set[int]] = [set() for _ in lines]
@@ -97,8 +100,7 @@ def _links(
         if len(shared) > 1:
             for foundation in shared:
                 links[foundation].update(shared)
-    suits = _by_suit(lines)
-    takers: dict[int, list[int]] = {}
+    suits: list[list[tuple[int, Chain]]] | None = None
     for pile in tableau:
         if waits.keys().isdisjoint(pile):
             continue
@@ -106,6 +108,7 @@ def _links(
             if pile[depth] in waits:
                 blocker = pile[depth + 1]
                 if blocker not in takers:
+                    suits = suits or _by_suit(lines)
                     takers[blocker] = _takers(suits, blocker)
                 for foundation in waits[pile[depth]]:
                     links[foundation].update(takers[blocker])
