@@ -158,7 +158,7 @@ def _run_moves(
     """``(source, count, target)`` of the run moves worth trying: never a
     whole pile into an empty one, and into one empty pile only when empty
     piles are interchangeable."""
-    rules = game.rules
+    rules, to_empty = game.rules, game.to_empty
     wanted: dict[int, list[int]] = {}
     for dst, target in enumerate(tableau):
         if target:
@@ -176,10 +176,7 @@ def _run_moves(
         if empties and len(pile) > 1:
             top = min(run, len(pile) - 1)
             found += [
-                (src, n, dst)
-                for n in range(1, top + 1)
-                if takes(rules, (), pile[-n])
-                for dst in empties
+                (src, n, dst) for n in range(1, top + 1) if to_empty[pile[-n]] for dst in empties
             ]
     return found
 

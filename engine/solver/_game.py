@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine._foundation import next_card
+from engine._tableau import takes
 from engine.rules import Rules
 from engine.state import EMPTY, GameState
 
@@ -24,6 +25,8 @@ class Game:
     quick: bool = False
     """Try only moves that make progress at once: fast to a win, but never
     a proof that there is none."""
+    to_empty: tuple[bool, ...] = ()
+    """Per card, whether an empty pile takes it (or a run it heads)."""
     stuck_known: dict[bytes, bool] = field(default_factory=dict, compare=False, repr=False)
     """Stuck-card answers by position key: a search meets the same endgame
     again by other lines, and the answer depends on the position alone."""
@@ -43,6 +46,7 @@ class Game:
             keep_passes=rules.passes is not None,
             stuck_cards=rules.decks == 1 and rules.empty_pile == "king" and rules.build is not None,
             quick=quick,
+            to_empty=tuple(takes(rules, (), card) for card in range(52)),
         )
 
 
