@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 
 from engine._foundation import next_card
@@ -127,13 +128,11 @@ def state_key(game: Game, state: GameState) -> bytes:
         piles = list(map(bytes, state.tableau))
         dealt_to = len(state.stock)
         piles[dealt_to:] = sorted(piles[dealt_to:])
-    tops = [top + 1 for top in state.foundations]
-    if game.sort_foundations:
-        tops.sort()
+    tops = array("b", sorted(state.foundations) if game.sort_foundations else state.foundations)
     if game.rules.stock == "deal":
         stock = bytes((len(state.stock),))
     else:
         stock = bytes(state.stock) + b"\xfd" + bytes(state.waste)
     passes = state.passes if game.keep_passes else 0
     tail = bytes((len(state.reserve), passes))
-    return b"\xfe".join(piles) + b"\xff" + bytes(tops) + b"\xff" + stock + tail
+    return b"\xfe".join(piles) + b"\xff" + tops.tobytes() + b"\xff" + stock + tail
