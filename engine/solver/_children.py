@@ -171,13 +171,13 @@ def _run_moves(
     for src, pile in enumerate(tableau):
         run = runs[src]
         for count in range(1, run + 1):
-            if pile[-count] in wanted:
-                found += [(src, count, dst) for dst in wanted[pile[-count]] if dst != src]
+            for dst in wanted.get(pile[-count], ()):
+                if dst != src:
+                    found.append((src, count, dst))
         if empties and len(pile) > 1:
-            top = min(run, len(pile) - 1)
-            found += [
-                (src, n, dst) for n in range(1, top + 1) if to_empty[pile[-n]] for dst in empties
-            ]
+            for count in range(1, min(run, len(pile) - 1) + 1):
+                if to_empty[pile[-count]]:
+                    found += [(src, count, dst) for dst in empties]
     return found
 
 
