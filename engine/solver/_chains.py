@@ -55,9 +55,11 @@ def fewest_foundations(
     waits: dict[int, list[int]],
     tableau: tuple[tuple[int, ...], ...],
     moves: list[tuple[int, int]],
+    takers: dict[int, list[int]],
 ) -> set[int]:
     """The foundations whose moves alone need trying: a closed set with the
     fewest moves now (a stubborn set, in partial-order reduction terms).
+    ``takers`` remembers `_takers` answers for these chains between calls.
 
     Moves onto different foundations remove different cards, so they
     commute, unless one card fits two foundations: then both are in the set.
@@ -71,7 +73,7 @@ def fewest_foundations(
     used = {foundation for _, foundation in moves}
     if len(used) == 1:
         return used
-    links = _links(lines, waits, tableau, moves)
+    links = _links(lines, waits, tableau, moves, takers)
     best: set[int] = set(range(len(lines)))
     best_count = len(moves)
     for start in used:
@@ -87,6 +89,7 @@ def _links(
     waits: dict[int, list[int]],
     tableau: tuple[tuple[int, ...], ...],
     moves: list[tuple[int, int]],
+    takers: dict[int, list[int]],
 ) -> list[set[int]]:
     """For each foundation, the foundations its moves depend on."""
     links: list[set[int]] = [set() for _ in lines]
@@ -97,25 +100,37 @@ def _links(
         if len(shared) > 1:
             for foundation in shared:
                 links[foundation].update(shared)
-    takers: dict[int, list[int]] = {}
+    suits: list[list[tuple[int, Chain]]] | None = None
     for pile in tableau:
+        if waits.keys().isdisjoint(pile):
+            continue
         for depth in range(len(pile) - 1):
             if pile[depth] in waits:
                 blocker = pile[depth + 1]
                 if blocker not in takers:
-                    takers[blocker] = _takers(lines, blocker)
+                    suits = suits or _by_suit(lines)
+                    takers[blocker] = _takers(suits, blocker)
                 for foundation in waits[pile[depth]]:
                     links[foundation].update(takers[blocker])
     return links
 
 
-def _takers(lines: list[Chain], card: int) -> list[int]:
-    """Foundations that may still take ``card`` some time."""
+def _by_suit(lines: list[Chain]) -> list[list[tuple[int, Chain]]]:
+    """Per suit, the chains of that suit with their foundation numbers."""
+    suits: list[list[tuple[int, Chain]]] = [[], [], [], []]
+    for index, chain in enumerate(lines):
+        suits[chain[0]].append((index, chain))
+    return suits
+
+
+def _takers(suits: list[list[tuple[int, Chain]]], card: int) -> list[int]:
+    """Foundations that may still take ``card`` some time; ``suits`` as from
+    `_by_suit`."""
     suit, rank = divmod(card, 13)
     return [
         index
-        for index, (of, start, down, height) in enumerate(lines)
-        if of == suit and ((start - rank) % 13 if down else (rank - start) % 13) >= height
+        for index, (_, start, down, height) in suits[suit]
+        if ((start - rank) % 13 if down else (rank - start) % 13) >= height
     ]
 
 
@@ -141,12 +156,13 @@ def blocked(rules: Rules, state: GameState) -> bool:
     redeal left, that loses the game.
     """
     lines = chains(rules, state)
+    suits = _by_suit(lines)
     where: dict[int, list[tuple[int, int]]] = {}
     reach: dict[tuple[int, int], set[int]] = {}
     for fan, pile in enumerate(state.tableau):
         for depth, card in enumerate(pile):
             where.setdefault(card, []).append((fan, depth))
-            reach[fan, depth] = set(_takers(lines, card))
+            reach[fan, depth] = set(_takers(suits, card))
     changed = True
     while changed:
         changed = False

@@ -20,7 +20,7 @@ from engine._tableau import run_length, takes
 from engine.moves import Move, Source
 from engine.rules import Rules
 from engine.solver._draws import stock_positions
-from engine.solver._game import Game, home_heights, home_targets, is_safe_home
+from engine.solver._game import Game, home_heights, is_safe_home, known_targets, state_key
 from engine.solver._stuck import has_stuck_card
 from engine.state import GameState
 
@@ -33,7 +33,7 @@ DEAL = Move("deal")
 def building_children(game: Game, state: GameState, moved: Moved) -> Iterator[Child]:
     """Children in a game that builds on the tableau, made as they are asked for."""
     rules = game.rules
-    targets = home_targets(rules, state)
+    targets = known_targets(game, state)
     forced = _safe_child(rules, state, targets)
     if forced is not None:
         yield forced
@@ -46,13 +46,20 @@ def building_children(game: Game, state: GameState, moved: Moved) -> Iterator[Ch
         yield from _drawn_children(game, state, targets)
     elif rules.stock == "deal" and state.stock:
         dealt = deal_row(state)
-        if not (game.stuck_cards and _stuck_for_good(rules, dealt)):
+        if not (game.stuck_cards and _stuck_for_good(game, dealt)):
             yield (DEAL,), dealt, None
 
 
-def _stuck_for_good(rules: Rules, state: GameState) -> bool:
+def _stuck_for_good(game: Game, state: GameState) -> bool:
     """Whether the stock is out and some card can never leave its place."""
-    return not state.stock and has_stuck_card(rules, state, home_heights(rules, state))
+    if state.stock:
+        return False
+    key = state_key(game, state)
+    known = game.stuck_known.get(key)
+    if known is None:
+        known = has_stuck_card(game.rules, state, home_heights(game.rules, state))
+        game.stuck_known[key] = known
+    return known
 
 
 def _safe_child(rules: Rules, state: GameState, targets: Targets) -> Child | None:
@@ -151,7 +158,7 @@ def _run_moves(
     """``(source, count, target)`` of the run moves worth trying: never a
     whole pile into an empty one, and into one empty pile only when empty
     piles are interchangeable."""
-    rules = game.rules
+    rules, to_empty = game.rules, game.to_empty
     wanted: dict[int, list[int]] = {}
     for dst, target in enumerate(tableau):
         if target:
@@ -164,16 +171,13 @@ def _run_moves(
     for src, pile in enumerate(tableau):
         run = runs[src]
         for count in range(1, run + 1):
-            if pile[-count] in wanted:
-                found += [(src, count, dst) for dst in wanted[pile[-count]] if dst != src]
+            for dst in wanted.get(pile[-count], ()):
+                if dst != src:
+                    found.append((src, count, dst))
         if empties and len(pile) > 1:
-            top = min(run, len(pile) - 1)
-            found += [
-                (src, n, dst)
-                for n in range(1, top + 1)
-                if takes(rules, (), pile[-n])
-                for dst in empties
-            ]
+            for count in range(1, min(run, len(pile) - 1) + 1):
+                if to_empty[pile[-count]]:
+                    found += [(src, count, dst) for dst in empties]
     return found
 
 

@@ -48,6 +48,7 @@ class Search:
         None when the search is over (`exhausted`), the time is up
         (`timed_out`) or the slice is spent."""
         stop = self.nodes + limit
+        game, seen, stack, line = self.game, self.seen, self.stack, self.line
         while True:
             if self.pending is not None:
                 if self.nodes >= stop or self._time_is_up():
@@ -55,24 +56,24 @@ class Search:
                 state, moved = self.pending
                 self.pending = None
                 self.nodes += 1
-                self.stack.append(iter(self.expand(state, moved)))
-            if not self.stack:
+                stack.append(iter(self.expand(state, moved)))
+            if not stack:
                 self.exhausted = True
                 return None
-            step = next(self.stack[-1], None)
+            step = next(stack[-1], None)
             if step is None:
-                self.stack.pop()
-                if self.line:
-                    self.line.pop()
+                stack.pop()
+                if line:
+                    line.pop()
                 continue
             moves, state, moved = step
-            key = state_key(self.game, state)
-            if key in self.seen:
+            key = state_key(game, state)
+            if key in seen:
                 continue
-            self.seen.add(key)
-            self.line.append(moves)
+            seen.add(key)
+            line.append(moves)
             if is_won(state):
-                return [move for moves in self.line for move in moves]
+                return [move for moves in line for move in moves]
             self.pending = (state, moved)
 
     def _time_is_up(self) -> bool:

@@ -12,18 +12,21 @@ from engine._layout import fans
 from engine.deal import permutation
 from engine.moves import Move
 from engine.rules import Rules
-from engine.solver._chains import blocked, chains, copies_home, fewest_foundations, wanted
+from engine.solver._chains import Chain, blocked, chains, copies_home, fewest_foundations, wanted
 from engine.solver._children import Child, Moved
 from engine.state import GameState
 
 REDEAL = Move("redeal")
+Chains = tuple[list[Chain], dict[int, list[int]], dict[int, list[int]]]
 
 
 class Redealer:
-    """Little Billie's redeals, with each deal's card order drawn once."""
+    """Little Billie's redeals, with each deal's card order drawn once, and
+    the foundations as chains by their tops, worked out once per search."""
 
     def __init__(self, rules: Rules, seed: bytes) -> None:
         self.rules = rules
+        self.known: dict[tuple[tuple[int, ...], int], Chains] = {}
         self.places: list[list[int]] = []
         for deal in range(1, rules.redeals + 1):
             place = [0] * rules.total
@@ -32,6 +35,16 @@ class Redealer:
             ):
                 place[slot] = position
             self.places.append(place)
+
+    def chains(self, state: GameState) -> Chains:
+        """The foundations as chains, the cards they take now, and the
+        chains each card may go to, filled in as asked for."""
+        at = (state.foundations, state.base_rank)
+        found = self.known.get(at)
+        if found is None:
+            lines = chains(self.rules, state)
+            found = self.known[at] = (lines, wanted(lines), {})
+        return found
 
     def redealt(self, state: GameState) -> GameState:
         """The fans after the next redeal (see `engine._stock.redeal_order`)."""
@@ -59,8 +72,7 @@ class Redealer:
 def fan_children(
     rules: Rules, redealer: Redealer, state: GameState, _moved: Moved = None
 ) -> list[Child]:
-    lines = chains(rules, state)
-    waits = wanted(lines)
+    lines, waits, takers = redealer.chains(state)
     moves: list[tuple[int, int]] = []
     for index, fan in enumerate(state.tableau):
         if fan and fan[-1] in waits:
@@ -69,7 +81,7 @@ def fan_children(
                 return [_home_child(state, index, spots[0])]
             moves += [(index, spot) for spot in spots]
     if moves:
-        chosen = fewest_foundations(lines, waits, state.tableau, moves)
+        chosen = fewest_foundations(lines, waits, state.tableau, moves, takers)
         return [_home_child(state, i, f) for i, f in moves if f in chosen]
     if state.passes < rules.redeals and any(state.tableau):
         redealt = redealer.redealt(state)

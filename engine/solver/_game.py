@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from array import array
+from dataclasses import dataclass, field
 
 from engine._foundation import next_card
+from engine._tableau import takes
 from engine.rules import Rules
 from engine.state import EMPTY, GameState
 
@@ -24,6 +26,16 @@ class Game:
     quick: bool = False
     """Try only moves that make progress at once: fast to a win, but never
     a proof that there is none."""
+    to_empty: tuple[bool, ...] = ()
+    """Per card, whether an empty pile takes it (or a run it heads)."""
+    stuck_known: dict[bytes, bool] = field(default_factory=dict, compare=False, repr=False)
+    """Stuck-card answers by position key: a search meets the same endgame
+    again by other lines, and the answer depends on the position alone."""
+    targets_known: dict[tuple[tuple[int, ...], int], dict[int, list[int]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """`home_targets` by foundation tops and base rank, which alone decide it
+    (few distinct ones against many positions); never to be changed."""
 
     @classmethod
     def of(cls, rules: Rules, quick: bool = False) -> Game:
@@ -35,7 +47,17 @@ class Game:
             keep_passes=rules.passes is not None,
             stuck_cards=rules.decks == 1 and rules.empty_pile == "king" and rules.build is not None,
             quick=quick,
+            to_empty=tuple(takes(rules, (), card) for card in range(52)),
         )
+
+
+def known_targets(game: Game, state: GameState) -> dict[int, list[int]]:
+    """`home_targets`, remembered for the search (read only)."""
+    at = (state.foundations, state.base_rank)
+    targets = game.targets_known.get(at)
+    if targets is None:
+        targets = game.targets_known[at] = home_targets(game.rules, state)
+    return targets
 
 
 def home_targets(rules: Rules, state: GameState) -> dict[int, list[int]]:
@@ -100,16 +122,17 @@ def state_key(game: Game, state: GameState) -> bytes:
     foundations in sorted order, the reserve by its size. Where a deal puts
     one stock card on each pile in turn, only the piles past the last one
     the stock will reach are interchangeable."""
-    piles = [bytes(pile) for pile in state.tableau]
-    dealt_to = 0 if game.sort_piles else len(state.stock)
-    piles[dealt_to:] = sorted(piles[dealt_to:])
-    tops = [top + 1 for top in state.foundations]
-    if game.sort_foundations:
-        tops.sort()
+    if game.sort_piles:
+        piles = sorted(map(bytes, state.tableau))
+    else:
+        piles = list(map(bytes, state.tableau))
+        dealt_to = len(state.stock)
+        piles[dealt_to:] = sorted(piles[dealt_to:])
+    tops = array("b", sorted(state.foundations) if game.sort_foundations else state.foundations)
     if game.rules.stock == "deal":
         stock = bytes((len(state.stock),))
     else:
         stock = bytes(state.stock) + b"\xfd" + bytes(state.waste)
     passes = state.passes if game.keep_passes else 0
     tail = bytes((len(state.reserve), passes))
-    return b"\xfe".join(piles) + b"\xff" + bytes(tops) + b"\xff" + stock + tail
+    return b"\xfe".join(piles) + b"\xff" + tops.tobytes() + b"\xff" + stock + tail

@@ -34,7 +34,8 @@ def has_stuck_card(rules: Rules, state: GameState, heights: list[list[int]]) -> 
 
 class _Endgame:
     def __init__(self, rules: Rules, state: GameState, heights: list[list[int]]) -> None:
-        self.rules = rules
+        self.stacks = rules.stacks
+        self.parents = parents_of(rules)
         self.tableau = state.tableau
         self.home = {
             suit * 13 + rank
@@ -43,47 +44,49 @@ class _Endgame:
             for rank in range(height)
         }
         self.places: dict[int, Place] = {
-            card: (pile, depth)
+            cards[depth]: (pile, depth)
             for pile, cards in enumerate(state.tableau)
-            for depth, card in enumerate(cards)
+            for depth in range(len(cards) - 1, -1, -1)
         }
+        """Top cards first: a card may leave once those on it did, so one
+        pass then finds most of them (the order does not change the result,
+        as a card that may leave stays so when more cards do)."""
         self.left: set[int] = set()
 
     def stuck(self) -> bool:
+        left, places = self.left, self.places
         grew = True
-        while grew:
+        while grew and len(left) < len(places):
             grew = False
-            for card, place in self.places.items():
-                if card not in self.left and self._leaves(card, place):
-                    self.left.add(card)
+            for card, place in places.items():
+                if card not in left and self._leaves(card, place):
+                    left.add(card)
                     grew = True
-        return len(self.left) < len(self.places)
+        return len(left) < len(places)
 
     def _leaves(self, card: int, place: Place) -> bool:
         pile, depth = self.tableau[place[0]], place[1]
-        stacks = self.rules.stacks
-        if depth and pile[depth - 1] in self.left and stacks[pile[depth - 1] * 52 + card]:
+        left = self.left
+        if depth and pile[depth - 1] in left and self.stacks[pile[depth - 1] * 52 + card]:
             return True
         rank = card % 13
-        if self._bare(pile, depth):
+        if depth + 1 == len(pile) or pile[depth + 1] in left:
             if rank == 0 or self._free(card - 1, place):
                 return True
         elif not self._heads_run(pile, depth):
             return False
-        return rank == 12 or any(
-            self._may_top(parent, place) for parent in parents_of(self.rules)[card]
-        )
-
-    def _bare(self, pile: tuple[int, ...], depth: int) -> bool:
-        return depth + 1 == len(pile) or pile[depth + 1] in self.left
+        if rank == 12:
+            return True
+        return any(self._may_top(parent, place) for parent in self.parents[card])
 
     def _heads_run(self, pile: tuple[int, ...], depth: int) -> bool:
         """Whether the card at ``depth`` may head a run to the top: the cards
         on it each take the next, up to the top or to one that left."""
+        left, stacks = self.left, self.stacks
         for at in range(depth + 1, len(pile)):
-            if pile[at] in self.left:
+            if pile[at] in left:
                 return True
-            if not self.rules.stacks[pile[at - 1] * 52 + pile[at]]:
+            if not stacks[pile[at - 1] * 52 + pile[at]]:
                 return False
         return True
 
@@ -92,12 +95,18 @@ class _Endgame:
         return card in self.home or (card in self.left and not self._under(card, above))
 
     def _may_top(self, card: int, above: Place) -> bool:
-        if card in self.home or self._under(card, above):
+        """Whether ``card`` may be a top for the card at ``above`` to go onto."""
+        if card in self.home:
+            return False
+        place = self.places.get(card)
+        if place is None:
+            return card in self.left
+        if place[0] == above[0] and place[1] < above[1]:
             return False
         if card in self.left:
             return True
-        place = self.places.get(card)
-        return place is not None and self._bare(self.tableau[place[0]], place[1])
+        pile = self.tableau[place[0]]
+        return place[1] + 1 == len(pile) or pile[place[1] + 1] in self.left
 
     def _under(self, card: int, above: Place) -> bool:
         place = self.places.get(card)

@@ -9,7 +9,7 @@ ever reported as a win.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Literal
 
@@ -65,10 +65,12 @@ def solve(state: GameState, budget: Budget) -> Verdict:
     if is_won(state):
         return _won(state, [], 0)
     rules = find_variant(state.variant)
-    full = _search(state, Game.of(rules), budget.expired)
+    game = Game.of(rules)
+    full = _search(state, game, budget.expired)
     searches = [full]
     if rules.build is not None:
-        searches.insert(0, _search(state, Game.of(rules, quick=True), budget.expired))
+        # The quick search shares the full one's tables of remembered answers.
+        searches.insert(0, _search(state, replace(game, quick=True), budget.expired))
     turn = FIRST_SLICE
     while True:
         for search in [search for search in searches if not search.exhausted]:
