@@ -177,8 +177,7 @@ class Hub:
         broadcast([member.conn for member in group if member.admit(seq, frame)], frame)
         event = msgpack.unpackb(body)
         if event["type"] == "progress":
-            if spectate := self.spectate.get(code):
-                spectate.progress(event["seat"], event["moves"], seq)
+            self._show_progress(code, event["seat"], event["moves"], seq)
         else:
             if event["type"] == "race_started":
                 for member in group:
@@ -188,6 +187,20 @@ class Hub:
             self._spawn(self._refresh(code))
             if spectate := self.spectate.get(code):
                 spectate.changed(seq)
+
+    def _show_progress(self, code: str, seat: int, moves: int, seq: int) -> None:
+        """Hand a move to the spectator boards of its race. Until the refresh after the
+        room's last change has set them up (the race has just started, or restarted),
+        the boards are set up from the room as it is now, then shown the move."""
+        spectate = self.spectate.get(code)
+        if spectate is not None and self.armed.get(code, -1) >= self.changed.get(code, -1):
+            spectate.progress(seat, moves, seq)
+        elif self.spectators(code):
+            self._spawn(self._progress_later(code, seat, moves, seq))
+
+    async def _progress_later(self, code: str, seat: int, moves: int, seq: int) -> None:
+        if spectate := await self.spectating(code):
+            spectate.progress(seat, moves, seq)
 
     async def _refresh(self, code: str) -> None:
         """Reload the room, re-arm its timer and its spectator boards.
