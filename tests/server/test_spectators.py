@@ -126,6 +126,25 @@ async def test_spectators_see_progress_and_boards_as_they_happen(connect: Connec
         assert not racer.client.events("board")
 
 
+async def test_a_move_before_the_boards_are_set_up_is_still_shown(
+    connect: Connect, race_server: RaceServer
+) -> None:
+    """The hub sets a race's spectator boards up once it has reloaded the room after
+    the start; a move whose event comes first waits for them instead of being lost."""
+    race = await open_race(connect, VARIANT, ["Ann"], settings(0), watchers=1)
+    await start(race)
+    (ann,) = race.racers
+    hub = race_server.hub
+    # As if the reload of the room after the start had not finished yet:
+    hub.spectate.pop(race.code).close()
+    hub.changed[race.code] = hub.armed.get(race.code, 0) + 1
+    line = greedy_line(VARIANT, SEED)
+    await ann.play_all(line[:1])
+    shown = await race.watchers[0].wait_event("board", lambda e: e.seat == ann.seat)
+    assert shown.version == 1
+    check_board(ann, shown)
+
+
 async def test_boards_wait_for_the_spectator_delay(connect: Connect) -> None:
     race = await open_race(connect, VARIANT, ["Ann", "Bob"], settings(1))
     await start(race)
