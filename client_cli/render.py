@@ -185,6 +185,7 @@ def _settings_line(room: RoomSnapshot) -> str:
         f" | countdown {settings.countdown_s} s"
         f" | spectator delay {settings.spectator_delay_s} s"
         f" | spectators {room.spectators}"
+        + (" | practice: hints allowed" if settings.practice else "")
     )
 
 

@@ -48,8 +48,12 @@ def lobby_lines(room: RoomSnapshot, you: int | None) -> list[Text]:
             f"{format_clock(settings.time_limit_s * 1000)}   countdown {settings.countdown_s} s"
             f"   spectators {room.spectators}"
         ),
-        Text(""),
     ]
+    if settings.practice:
+        lines.append(
+            Text("Practice room: H gives a hint during the race; not ranked.", style="dim")
+        )
+    lines.append(Text(""))
     for player in room.players:
         state = state_of(player, room.phase)
         mark = "host " if player.seat == room.host else "     "

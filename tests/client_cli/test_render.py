@@ -71,6 +71,12 @@ def test_lobby_room() -> None:
     assert_snapshot("room_lobby", render_room(room(settings=settings), you=1))
 
 
+def test_a_practice_room_says_hints_are_allowed() -> None:
+    practice = render_room(room(settings=Settings(practice=True)), you=0)
+    assert "| practice: hints allowed" in practice
+    assert "practice" not in render_room(room(), you=0)
+
+
 def test_racing_room() -> None:
     players = (
         player(0, "Ada", ready=True, progress=17, moves=40),

@@ -48,3 +48,11 @@ def test_the_lobby_names_a_winnable_deal_and_offers_its_key_to_the_host() -> Non
         line.plain for line in lobby_lines(lobby, 0)
     )
     assert "w winnable deal" in lobby_keys(lobby, 0)
+
+
+def test_only_a_practice_lobby_says_hints_are_given() -> None:
+    def shown(settings: Settings) -> str:
+        return "\n".join(line.plain for line in lobby_lines(room(settings=settings), 0))
+
+    assert "Practice room: H gives a hint" in shown(Settings(practice=True))
+    assert "Practice" not in shown(Settings())
