@@ -60,10 +60,10 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def analysis_workers() -> int:
-    """Solver processes of the test's server: none, unless a test module that
-    needs verdicts, hints or dead-end checks overrides this fixture."""
-    return 0
+def analysis_workers(request: pytest.FixtureRequest) -> int:
+    """Solver processes of the test's server: one for tests marked
+    ``solver_workers`` (verdicts, hints, dead-end checks), else none."""
+    return 1 if request.node.get_closest_marker("solver_workers") else 0
 
 
 @pytest.fixture

@@ -18,12 +18,7 @@ from protocol import CreateRoom, DeadEnd, Settings
 from server.clock import ManualClock
 from tests.client_cli._driver import Terminal, ready_and_go
 
-
-@pytest.fixture
-def analysis_workers() -> int:
-    """This module's servers run solver jobs."""
-    return 1
-
+pytestmark = pytest.mark.solver_workers
 
 AFTER_MS = 30_000
 SETTINGS = Settings(countdown_s=1, deal_number=4)

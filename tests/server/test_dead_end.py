@@ -24,12 +24,7 @@ from server.store import Store
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory
 
-
-@pytest.fixture
-def analysis_workers() -> int:
-    """This module's servers run solver jobs."""
-    return 1
-
+pytestmark = pytest.mark.solver_workers
 
 Connect = Callable[[], Awaitable[Client]]
 VARIANT, DEAL = "little-milligan", 4

@@ -17,12 +17,7 @@ from server.store import Store
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory
 
-
-@pytest.fixture
-def analysis_workers() -> int:
-    """This module's servers run solver jobs."""
-    return 1
-
+pytestmark = pytest.mark.solver_workers
 
 PRACTICE = Settings(countdown_s=1, deal_number=2, practice=True)
 LINE = winning_line("little-milligan", b"deal:2", (), 5.0)[1]

@@ -24,11 +24,7 @@ from tests.conftest import OpenStore
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory
 
-
-@pytest.fixture
-def analysis_workers() -> int:
-    """This module's servers run solver jobs."""
-    return 1
+pytestmark = pytest.mark.solver_workers
 
 
 async def _resigned_race(server: RaceServer, variant: str, deal: int) -> tuple[Client, str]:

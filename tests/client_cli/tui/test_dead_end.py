@@ -23,12 +23,7 @@ from server.app import RaceServer
 from server.clock import ManualClock
 from tests.client_cli.tui._screen import screen_text, start_race, wait_for_text, wait_until
 
-
-@pytest.fixture
-def analysis_workers() -> int:
-    """This module's servers run solver jobs."""
-    return 1
-
+pytestmark = pytest.mark.solver_workers
 
 AFTER_MS = 30_000
 

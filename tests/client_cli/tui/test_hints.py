@@ -19,12 +19,7 @@ from server.clock import ManualClock
 from server.solver_jobs import winning_line
 from tests.client_cli.tui._screen import start_race, wait_for_text, wait_until
 
-
-@pytest.fixture
-def analysis_workers() -> int:
-    """This module's servers run solver jobs."""
-    return 1
-
+pytestmark = pytest.mark.solver_workers
 
 FIRST_MOVE = winning_line("little-milligan", b"deal:2", (), 5.0)[1][0]
 
