@@ -7,6 +7,7 @@ import ipaddress
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from protocol.limits import RATE_BURST, RATE_PER_S
 
@@ -109,13 +110,14 @@ def parse_args(argv: list[str] | None = None) -> Config:
         action="store_true",
         help="share the port with other processes (SO_REUSEPORT)",
     )
-    _add_analysis_args(parser)
+    _add_flags(
+        parser.add_argument_group("solver work (verdicts, hints, dead ends)"), _ANALYSIS_FLAGS
+    )
     _add_limit_args(parser)
     args = parser.parse_args(argv)
-    _check_analysis_args(parser, args)
     if args.deadline_poll <= 0:
         parser.error("--deadline-poll must be more than 0")
-    _check_limit_args(parser, args)
+    _check_flags(parser, args)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     if args.workers > 1 and args.port == 0:
@@ -130,62 +132,100 @@ def parse_args(argv: list[str] | None = None) -> Config:
         deadline_poll_s=args.deadline_poll,
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
-        analysis_workers=args.analysis_workers,
-        analysis_queue=args.analysis_queue,
-        verdict_budget_s=args.verdict_budget,
-        hint_budget_s=args.hint_budget,
-        dead_end_after_s=args.dead_end_after,
-        dead_end_budget_s=args.dead_end_budget,
-        max_connections_per_address=args.max_connections,
-        new_connections_per_s=args.connection_rate,
-        new_connections_burst=args.connection_burst,
-        joins_per_minute=args.join_rate,
-        joins_burst=args.join_burst,
         trusted_proxies=tuple(args.trusted_proxy),
-        frames_per_turn=args.frames_per_turn,
-        rate_per_s=args.request_rate,
-        rate_burst=args.request_burst,
+        **{flag.field: getattr(args, flag.field) for flag in _ANALYSIS_FLAGS + _LIMIT_FLAGS},
     )
 
 
+class Flag(NamedTuple):
+    """A number setting on the command line: its flag, type, `Config` field and help,
+    and the value it must be above."""
+
+    flag: str
+    kind: type[int] | type[float]
+    field: str
+    text: str
+    above: float = 0
+
+    def check(self, parser: argparse.ArgumentParser, value: float) -> None:
+        if value <= self.above:
+            least = (
+                f"at least {int(self.above) + 1}" if self.kind is int else f"above {self.above:g}"
+            )
+            parser.error(f"{self.flag} must be {least}")
+
+
 _ANALYSIS_FLAGS = (
-    (
+    Flag(
         "--analysis-workers",
         int,
         "analysis_workers",
         "solver processes; 0: no verdicts, hints or dead-end checks",
+        above=-1,
     ),
-    ("--analysis-queue", int, "analysis_queue", "solver jobs that may wait for a worker"),
-    ("--verdict-budget", float, "verdict_budget_s", "CPU seconds for a raced deal's verdict"),
-    ("--hint-budget", float, "hint_budget_s", "CPU seconds to look for a hint"),
-    (
+    Flag("--analysis-queue", int, "analysis_queue", "solver jobs that may wait for a worker", -1),
+    Flag("--verdict-budget", float, "verdict_budget_s", "CPU seconds for a raced deal's verdict"),
+    Flag("--hint-budget", float, "hint_budget_s", "CPU seconds to look for a hint"),
+    Flag(
         "--dead-end-after",
         float,
         "dead_end_after_s",
         "seconds with no card home before a racer's position is checked for a dead end",
     ),
-    ("--dead-end-budget", float, "dead_end_budget_s", "CPU seconds for a dead-end check"),
+    Flag("--dead-end-budget", float, "dead_end_budget_s", "CPU seconds for a dead-end check"),
 )
-"""Flags of the solver work: name, type, `Config` field, help."""
+_LIMIT_FLAGS = (
+    Flag(
+        "--max-connections",
+        int,
+        "max_connections_per_address",
+        "connections one address may have open at once",
+    ),
+    Flag(
+        "--connection-rate",
+        float,
+        "new_connections_per_s",
+        "new connections an address may open a second",
+    ),
+    Flag(
+        "--connection-burst",
+        int,
+        "new_connections_burst",
+        "new connections an address may open at once",
+    ),
+    Flag("--join-rate", float, "joins_per_minute", "join attempts an address may make a minute"),
+    Flag("--join-burst", int, "joins_burst", "join attempts an address may make at once"),
+    Flag("--request-rate", float, "rate_per_s", "requests one connection may send a second"),
+    Flag("--request-burst", float, "rate_burst", "requests one connection may send at once"),
+    Flag(
+        "--frames-per-turn",
+        int,
+        "frames_per_turn",
+        "frames of one connection parsed per event-loop turn",
+    ),
+)
 
 
-def _add_analysis_args(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("solver work (verdicts, hints, dead ends)")
-    for flag, kind, field, text in _ANALYSIS_FLAGS:
+def _add_flags(group: argparse._ArgumentGroup, flags: tuple[Flag, ...]) -> None:
+    for flag in flags:
         group.add_argument(
-            flag,
-            type=kind,
-            default=getattr(_DEFAULTS, field),
-            help=f"{text} (default: %(default)s)",
+            flag.flag,
+            type=flag.kind,
+            dest=flag.field,
+            metavar="N" if flag.kind is int else "X",
+            default=getattr(_DEFAULTS, flag.field),
+            help=f"{flag.text} (default: %(default)s)",
         )
 
 
-def _check_analysis_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    if args.analysis_workers < 0 or args.analysis_queue < 0:
-        parser.error("--analysis-workers and --analysis-queue must be 0 or more")
-    for name in ("verdict_budget", "hint_budget", "dead_end_after", "dead_end_budget"):
-        if getattr(args, name) <= 0:
-            parser.error(f"--{name.replace('_', '-')} must be above 0")
+def _check_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    for flag in _ANALYSIS_FLAGS + _LIMIT_FLAGS:
+        flag.check(parser, getattr(args, flag.field))
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            parser.error(f"--trusted-proxy {proxy!r} is not an address or a network")
 
 
 def add_store_args(parser: argparse.ArgumentParser) -> None:
@@ -207,36 +247,7 @@ def add_store_args(parser: argparse.ArgumentParser) -> None:
 
 def _add_limit_args(parser: argparse.ArgumentParser) -> None:
     limits = parser.add_argument_group("limits per client address and per connection")
-    limits.add_argument(
-        "--max-connections",
-        type=int,
-        default=_DEFAULTS.max_connections_per_address,
-        help="connections one address may have open at once (default: %(default)s)",
-    )
-    limits.add_argument(
-        "--connection-rate",
-        type=float,
-        default=_DEFAULTS.new_connections_per_s,
-        help="new connections an address may open a second (default: %(default)s)",
-    )
-    limits.add_argument(
-        "--connection-burst",
-        type=int,
-        default=_DEFAULTS.new_connections_burst,
-        help="new connections an address may open at once (default: %(default)s)",
-    )
-    limits.add_argument(
-        "--join-rate",
-        type=float,
-        default=_DEFAULTS.joins_per_minute,
-        help="join attempts an address may make a minute (default: %(default)s)",
-    )
-    limits.add_argument(
-        "--join-burst",
-        type=int,
-        default=_DEFAULTS.joins_burst,
-        help="join attempts an address may make at once (default: %(default)s)",
-    )
+    _add_flags(limits, _LIMIT_FLAGS)
     limits.add_argument(
         "--trusted-proxy",
         action="append",
@@ -245,38 +256,6 @@ def _add_limit_args(parser: argparse.ArgumentParser) -> None:
         help="a proxy whose X-Forwarded-For names the client; repeat for more "
         "(default: $SOLRACE_TRUSTED_PROXIES, comma-separated, else none)",
     )
-    limits.add_argument(
-        "--request-rate",
-        type=float,
-        default=_DEFAULTS.rate_per_s,
-        help="requests one connection may send a second (default: %(default)s)",
-    )
-    limits.add_argument(
-        "--request-burst",
-        type=float,
-        default=_DEFAULTS.rate_burst,
-        help="requests one connection may send at once (default: %(default)s)",
-    )
-    limits.add_argument(
-        "--frames-per-turn",
-        type=int,
-        default=_DEFAULTS.frames_per_turn,
-        help="frames of one connection parsed per event-loop turn (default: %(default)s)",
-    )
-
-
-def _check_limit_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    for name in ("max_connections", "connection_burst", "join_burst", "frames_per_turn"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("connection_rate", "join_rate", "request_rate", "request_burst"):
-        if getattr(args, name) <= 0:
-            parser.error(f"--{name.replace('_', '-')} must be above 0")
-    for proxy in args.trusted_proxy:
-        try:
-            ipaddress.ip_network(proxy, strict=False)
-        except ValueError:
-            parser.error(f"--trusted-proxy {proxy!r} is not an address or a network")
 
 
 def _env_list(name: str) -> list[str]:

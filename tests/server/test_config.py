@@ -48,7 +48,7 @@ def test_one_server_may_share_its_port() -> None:
     ("argv", "env", "said"),
     [
         (["--workers", "0"], "", "at least 1"),
-        (["--analysis-workers", "-1"], "", "0 or more"),
+        (["--analysis-workers", "-1"], "", "--analysis-workers must be at least 0"),
         (["--hint-budget", "0"], "", "--hint-budget must be above 0"),
         (["--workers", "2", "--port", "0"], "", "fixed --port"),
         ([], "many", "invalid int value"),
