@@ -68,10 +68,13 @@ class DeadEndWatch:
         self._arm()
 
     def moved(self, progress: int, now_ms: int) -> None:
-        """A move of the racer was committed."""
+        """A move of the racer was committed. A timer already set stays as it is unless
+        a card went home: its due time has not changed (no new timer per move)."""
         if progress != self.progress:
             self.progress, self.progress_at_ms = progress, now_ms
-        self._arm()
+            self._arm()
+        elif self.timer is None:
+            self._arm()
 
     def stop(self) -> None:
         """The racer left the room or the connection closed."""
