@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from types import TracebackType
+from typing import TypeVar
 
 import msgpack
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -48,6 +49,9 @@ from server.store._wire import packing_in_c
 
 POOL_WAIT_S = 10.0
 """How long a command waits for a free connection before it fails."""
+KEYS_KEPT = 8192
+"""Rooms (and seats) whose key names the store keeps between calls; past that it
+starts over. Building the names anew cost a sizeable share of a move's CPU."""
 SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS, *_lua_deadline.SCRIPTS)
 
 
@@ -69,6 +73,8 @@ class Store(StoreDeadlines, StorePool):
         self._runner = ScriptRunner(client, group=group_commit)
         self._feed: RoomFeed | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._targets: dict[str, EventTarget] = {}
+        self._seat_keys: dict[tuple[str, int], dict[str, str]] = {}
 
     @classmethod
     @translated
@@ -271,9 +277,13 @@ class Store(StoreDeadlines, StorePool):
         Raises VersionConflict (the game moved past `expected_version`), AlreadyFinished
         (the player's race is over) or NotFound (no game record for the seat).
         """
+        target = self._target(code)
+        keys = self._seat_keys.get((code, seat))
+        if keys is None:
+            keys = _kept(self._seat_keys, (code, seat), _lua_player.commit_move_keys(target, seat))
         call = _lua_player.commit_move(
-            self._target(code),
-            seat,
+            target,
+            keys,
             expected=expected_version,
             state=state,
             entry=msgpack.packb([move_text, now_ms, move_id]),
@@ -284,10 +294,11 @@ class Store(StoreDeadlines, StorePool):
             event=event,
         )
         reply = await self._runner.run(call)
-        if Status(reply[0]) is Status.DUPLICATE:
+        if reply[0] == Status.DUPLICATE:
             return Duplicate(int(reply[1]), int(reply[2]))
         seq, version = checked(reply)
-        self._deliver_own(code, (int(seq),), (event,))
+        if self._feed is not None:
+            self._feed.own(code, int(seq), event)
         return CommitResult(int(seq), int(version))
 
     @translated
@@ -323,8 +334,12 @@ class Store(StoreDeadlines, StorePool):
     # Helpers
 
     def _target(self, code: str) -> EventTarget:
-        keys = self._keys(code)
-        return EventTarget(keys, keys.channel(self.process), self._maxlen)
+        target = self._targets.get(code)
+        if target is None:
+            keys = self._keys(code)
+            target = EventTarget(keys, keys.channel(self.process), self._maxlen)
+            _kept(self._targets, code, target)
+        return target
 
     async def _write_events(
         self, code: str, call: Call, events: Sequence[bytes], *, skip: int
@@ -340,3 +355,15 @@ class Store(StoreDeadlines, StorePool):
         if self._feed is not None:
             for seq, body in zip(seqs, events, strict=True):
                 self._feed.own(code, seq, body)
+
+
+T = TypeVar("T")
+K = TypeVar("K")
+
+
+def _kept(kept: dict[K, T], key: K, value: T) -> T:
+    """Keep `value` under `key` in a table of at most `KEYS_KEPT` entries (emptied when full)."""
+    if len(kept) >= KEYS_KEPT:
+        kept.clear()
+    kept[key] = value
+    return value
