@@ -6,7 +6,7 @@ one key; see server.store._lua for the event keys and args they share.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from redis.typing import EncodableT
 
@@ -57,15 +57,9 @@ return {OK, seq, version}
 )
 
 
-def commit_move_keys(target: EventTarget, seat: int) -> dict[str, str]:
-    """`COMMIT_MOVE`'s keys for one seat, by name; the store keeps them between moves."""
-    player, log, ids = target.room.seat(seat)
-    return target.keys(player=player, log=log, ids=ids)
-
-
 def commit_move(
     target: EventTarget,
-    keys: Mapping[str, str],
+    seat: int,
     *,
     expected: int,
     state: bytes,
@@ -78,10 +72,19 @@ def commit_move(
 ) -> Call:
     """Store a move unless its id was seen, the version moved on or the race is over.
 
-    `keys` are `commit_move_keys` of the seat. Replies OK seq version, DUPLICATE seq
-    version (the earlier result of `move_id`), CONFLICT version, FINISHED version or
-    MISSING.
+    Replies OK seq version, DUPLICATE seq version (the earlier result of
+    `move_id`), CONFLICT version, FINISHED version or MISSING.
     """
+    room = target.room
+    player, log, ids = room.seat(seat)
+    keys = {
+        "room": room.room,
+        "events": room.events,
+        "watchers": room.watchers,
+        "player": player,
+        "log": log,
+        "ids": ids,
+    }
     args: dict[str, EncodableT] = {
         "channel": target.channel,
         "maxlen": target.maxlen,

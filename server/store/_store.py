@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import TypeVar
 
 import msgpack
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -49,9 +48,10 @@ from server.store._wire import packing_in_c
 
 POOL_WAIT_S = 10.0
 """How long a command waits for a free connection before it fails."""
-KEYS_KEPT = 8192
-"""Rooms (and seats) whose key names the store keeps between calls; past that it
-starts over. Building the names anew cost a sizeable share of a move's CPU."""
+TARGETS_KEPT = 8192
+"""Rooms whose key names the store keeps between calls; past that it starts over.
+Building the names anew (`RoomKeys.base` is a cached property, computed under a
+lock on each new instance) cost a sizeable share of a move's CPU."""
 SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS, *_lua_deadline.SCRIPTS)
 
 
@@ -74,7 +74,7 @@ class Store(StoreDeadlines, StorePool):
         self._feed: RoomFeed | None = None
         self._closing: asyncio.Task[None] | None = None
         self._targets: dict[str, EventTarget] = {}
-        self._seat_keys: dict[tuple[str, int], dict[str, str]] = {}
+        """Each room's key names (with this process's channel), kept between calls."""
 
     @classmethod
     @translated
@@ -277,13 +277,9 @@ class Store(StoreDeadlines, StorePool):
         Raises VersionConflict (the game moved past `expected_version`), AlreadyFinished
         (the player's race is over) or NotFound (no game record for the seat).
         """
-        target = self._target(code)
-        keys = self._seat_keys.get((code, seat))
-        if keys is None:
-            keys = _kept(self._seat_keys, (code, seat), _lua_player.commit_move_keys(target, seat))
         call = _lua_player.commit_move(
-            target,
-            keys,
+            self._target(code),
+            seat,
             expected=expected_version,
             state=state,
             entry=msgpack.packb([move_text, now_ms, move_id]),
@@ -336,9 +332,11 @@ class Store(StoreDeadlines, StorePool):
     def _target(self, code: str) -> EventTarget:
         target = self._targets.get(code)
         if target is None:
+            if len(self._targets) >= TARGETS_KEPT:
+                self._targets.clear()
             keys = self._keys(code)
             target = EventTarget(keys, keys.channel(self.process), self._maxlen)
-            _kept(self._targets, code, target)
+            self._targets[code] = target
         return target
 
     async def _write_events(
@@ -355,15 +353,3 @@ class Store(StoreDeadlines, StorePool):
         if self._feed is not None:
             for seq, body in zip(seqs, events, strict=True):
                 self._feed.own(code, seq, body)
-
-
-T = TypeVar("T")
-K = TypeVar("K")
-
-
-def _kept(kept: dict[K, T], key: K, value: T) -> T:
-    """Keep `value` under `key` in a table of at most `KEYS_KEPT` entries (emptied when full)."""
-    if len(kept) >= KEYS_KEPT:
-        kept.clear()
-    kept[key] = value
-    return value
