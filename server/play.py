@@ -71,20 +71,23 @@ async def move(session: Session, message: MakeMove) -> MoveOk | bytes:
     code, seat = _racer(session, "play")
     now = services.clock.now_ms()
     try:
-        room = await _racing_room(services, code, now)
+        room = services.hub.rooms.get(code)  # the common case, without a coroutine
+        if room is None or room.phase != "racing":
+            room = await _racing_room(services, code, now)
         races.check_move(room, seat, now)
     except RoomError as refused:
         if refused.code not in _OVER:
             raise
         return await _resent_or(refused, session, message)
-    state, version = await _game(session, code, seat, room.race_no)
+    kept = session.game_for(room.race_no)
+    state, version = kept if kept is not None else await _game(session, code, seat, room.race_no)
     if message.expected_version != version:
         return await _resent_or_stale(session, message, version)
     if version >= MAX_MOVES:
         raise MoveRefused(ErrorCode.MOVE_LIMIT, f"at most {MAX_MOVES} moves in one race", version)
     new_state = _apply(services, state, message.move, version)
     seen = engine.view(new_state)
-    outcome, progress = engine.Outcome(seen.outcome), seen.progress
+    outcome, progress = seen.outcome, seen.progress
     try:
         result = await services.store.commit_move(
             code,
@@ -95,8 +98,8 @@ async def move(session: Session, message: MakeMove) -> MoveOk | bytes:
             move_id=message.move_id,
             now_ms=now,
             progress=progress,
-            outcome=outcome.value,
-            event=encode_progress(seat, progress, version + 1, outcome.value),
+            outcome=outcome,
+            event=encode_progress(seat, progress, version + 1, outcome),
         )
     except VersionConflict as conflict:
         session.forget_game()
@@ -112,10 +115,10 @@ async def move(session: Session, message: MakeMove) -> MoveOk | bytes:
     services.metrics.moves.inc()
     services.metrics.move_latency.observe(time.perf_counter() - received)
     session.dead_end.moved(progress, now)
-    if outcome is not engine.Outcome.PLAYING:
+    if outcome != engine.Outcome.PLAYING:
         session.dead_end.stop()
         session.pause()
-        await _finish_after_move(services, code, seat, outcome.value, now)
+        await _finish_after_move(services, code, seat, outcome, now)
     return ack
 
 
@@ -202,10 +205,8 @@ async def _racing_room(services: Services, code: str, now: int) -> Room:
 async def _game(
     session: Session, code: str, seat: int, race_no: int
 ) -> tuple[engine.GameState, int]:
-    """The player's game, cached in the session for the race it belongs to."""
-    kept = session.game_for(race_no)
-    if kept is not None:
-        return kept
+    """The player's game from the store, kept in the session for the race it belongs to
+    (`move` takes the kept one itself)."""
     record = await session.services.store.load_player(code, seat)
     if record is None:
         raise RoomError(ErrorCode.MOVE_NOT_RACING, "no game for this seat yet")

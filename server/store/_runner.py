@@ -136,7 +136,7 @@ class ScriptRunner:
         """Write `commands` in one go and read their replies (an error reply is returned)."""
         conn = self._kept.pop() if self._kept else await self._take()
         try:
-            packed = conn.pack_commands(commands)
+            packed = conn.pack_batch(commands)
             replies = await conn.retry.call_with_retry(
                 lambda: conn.exchange(packed, len(commands)),
                 lambda _error: conn.disconnect(),

@@ -48,6 +48,10 @@ from server.store._wire import packing_in_c
 
 POOL_WAIT_S = 10.0
 """How long a command waits for a free connection before it fails."""
+TARGETS_KEPT = 8192
+"""Rooms whose key names the store keeps between calls; past that it starts over.
+Building the names anew (`RoomKeys.base` is a cached property, computed under a
+lock on each new instance) cost a sizeable share of a move's CPU."""
 SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS, *_lua_deadline.SCRIPTS)
 
 
@@ -69,6 +73,8 @@ class Store(StoreDeadlines, StorePool):
         self._runner = ScriptRunner(client, group=group_commit)
         self._feed: RoomFeed | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._targets: dict[str, EventTarget] = {}
+        """Each room's key names (with this process's channel), kept between calls."""
 
     @classmethod
     @translated
@@ -284,10 +290,11 @@ class Store(StoreDeadlines, StorePool):
             event=event,
         )
         reply = await self._runner.run(call)
-        if Status(reply[0]) is Status.DUPLICATE:
+        if reply[0] == Status.DUPLICATE:
             return Duplicate(int(reply[1]), int(reply[2]))
         seq, version = checked(reply)
-        self._deliver_own(code, (int(seq),), (event,))
+        if self._feed is not None:
+            self._feed.own(code, int(seq), event)
         return CommitResult(int(seq), int(version))
 
     @translated
@@ -323,8 +330,14 @@ class Store(StoreDeadlines, StorePool):
     # Helpers
 
     def _target(self, code: str) -> EventTarget:
-        keys = self._keys(code)
-        return EventTarget(keys, keys.channel(self.process), self._maxlen)
+        target = self._targets.get(code)
+        if target is None:
+            if len(self._targets) >= TARGETS_KEPT:
+                self._targets.clear()
+            keys = self._keys(code)
+            target = EventTarget(keys, keys.channel(self.process), self._maxlen)
+            self._targets[code] = target
+        return target
 
     async def _write_events(
         self, code: str, call: Call, events: Sequence[bytes], *, skip: int

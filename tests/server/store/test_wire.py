@@ -35,15 +35,26 @@ def test_an_argument_redis_cannot_take_is_refused_as_redis_py_refuses_it() -> No
         packing_in_c(Connection)().pack_command("SET", "k", True)
 
 
+def test_a_batch_is_packed_to_the_bytes_redis_py_writes() -> None:
+    conn = packing_in_c(Connection)()
+    assert isinstance(conn, PackedConnection)
+    commands: list[tuple[Any, ...]] = [
+        ("EVALSHA", "ab" * 20, 2, "k1", "k2", b"\x00\xff", 12, "t\u00e9xt", 1.5),
+        ("SCRIPT LOAD", "return 1"),
+    ]
+    plain = Connection().pack_commands(commands)
+    assert b"".join(conn.pack_batch(commands)) == b"".join(plain)
+
+
 async def test_an_exchange_returns_every_reply_in_order_error_replies_too(redis_url: str) -> None:
     key = f"wire-test:{uuid.uuid4().hex}"
     conn = _connection(redis_url)
     try:
         commands = [("SET", key, "x"), ("HSET", key, "f", "v"), ("GET", key)]
-        first, refused, last = await conn.exchange(conn.pack_commands(commands), 3)
+        first, refused, last = await conn.exchange(conn.pack_batch(commands), 3)
         assert (first, last) == (b"OK", b"x")
         assert isinstance(refused, ResponseError) and "WRONGTYPE" in str(refused)
-        assert await conn.exchange(conn.pack_commands([("DEL", key)]), 1) == [1]
+        assert await conn.exchange(conn.pack_batch([("DEL", key)]), 1) == [1]
     finally:
         await conn.disconnect()
 
@@ -52,7 +63,7 @@ async def test_an_exchange_redis_does_not_answer_in_time_fails_and_closes(redis_
     conn = _connection(redis_url, socket_timeout=0.1)
     blocking = [("BLPOP", f"wire-test:{uuid.uuid4().hex}", 1)]
     with pytest.raises(RedisTimeoutError):
-        await conn.exchange(conn.pack_commands(blocking), 1)
+        await conn.exchange(conn.pack_batch(blocking), 1)
     assert not conn.is_connected  # the late reply is never read as another command's
 
 
