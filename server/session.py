@@ -19,7 +19,6 @@ from typing import Protocol
 from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
 
 import engine
 from protocol import (
@@ -325,25 +324,6 @@ class Session:
             self.services.metrics.errors.inc()
             text = "the server failed on this request; it may not have been applied"
             reply = Error(id=message.id, code=ErrorCode.SERVER_INTERNAL, message=text)
-        await self._reply(reply if isinstance(reply, bytes) else encode(reply))
+        await self.conn.send(reply if isinstance(reply, bytes) else encode(reply))
         if self.paused:
             await self.release()
-
-    async def _reply(self, frame: bytes) -> None:
-        """Write a reply as websockets' `send` does, without its send context while the
-        connection is open and its buffer takes more (the context costs more than the
-        write): the same frame, then the same wait when the buffer is full. In any other
-        state `send` writes it, waiting or failing as it does."""
-        conn = self.conn
-        if (
-            conn.protocol.state is State.OPEN
-            and conn.send_in_progress is None
-            and not conn.paused
-            and not conn.transport.is_closing()
-        ):
-            conn.protocol.send_binary(frame)
-            conn.send_data()
-            if conn.paused or conn.transport.is_closing():
-                await conn.drain()
-        else:
-            await conn.send(frame)
