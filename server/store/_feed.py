@@ -210,7 +210,9 @@ class RoomFeed:
 
     async def _join(self) -> None:
         """For each confirmed room in turn: be a watcher, then catch up from the stream.
-        A failure gives the connection up, so that it is opened and joined again."""
+
+        A failure gives the connection up, so that it is opened and joined again.
+        """
         try:
             while self._confirmed:
                 code = self._confirmed.popleft()
@@ -218,10 +220,8 @@ class RoomFeed:
                     await self._store.add_watcher(code)
                     await self._catch_up(code)
         except Exception as error:
-            if not isinstance(error, _LINK_ERRORS):
-                _log.exception("joining a room's feed failed; reconnecting")
             if self._listener is not None:
-                self._listener.fail(error)
+                self._listener.fail(error)  # `_run` logs it unless the link broke
         finally:
             self._joining = None
 
