@@ -34,6 +34,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def cpu_wait_seconds(pid: int) -> float:
+    """Time the process has spent ready to run but waiting for a CPU that other work held."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+
+
 def read_until(stream: IO[str], pattern: str) -> re.Match[str]:
     for line in stream:
         if match := re.search(pattern, line):
@@ -74,6 +79,9 @@ class Server:
     def cpu_seconds(self) -> float:
         return cpu_seconds(self.process.pid)
 
+    def cpu_wait_seconds(self) -> float:
+        return cpu_wait_seconds(self.process.pid)
+
     def kib_since_start(self) -> int:
         return rss_kib(self.process.pid) - self.baseline_kib
 
@@ -98,6 +106,9 @@ class LoadGen:
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
         self.bots = 0
+
+    def cpu_wait_seconds(self) -> float:
+        return cpu_wait_seconds(self.process.pid)
 
     def wait_ready(self) -> int:
         assert self.process.stdout is not None

@@ -30,6 +30,10 @@ class Paced:
     p50_ms: float
     p99_ms: float
     moves_per_cpu_s: float
+    server_wait: float
+    """Share of the run each server process spent ready but waiting for a CPU (mean)."""
+    load_wait: float
+    """The same for the load generators: their waits count in every latency they measure."""
 
 
 class Rig:
@@ -83,9 +87,15 @@ class Rig:
 
     def pace(self, rate: float, seconds: float) -> Paced:
         time.sleep(SETTLE_S)
-        cpu_before = self.cpu_seconds()
+        cpu_before, waits_before = self.cpu_seconds(), self._waits()
+        start = time.perf_counter()
         replies = self._all(f"pace {rate / len(self.loads)} {seconds}")
+        elapsed = time.perf_counter() - start
         cpu = self.cpu_seconds() - cpu_before
+        server_wait, load_wait = (
+            (after - before) / elapsed
+            for after, before in zip(self._waits(), waits_before, strict=True)
+        )
         latencies = [value for reply in replies for value in reply["latencies_ms"]]
         return Paced(
             sent=sum(reply["sent"] for reply in replies),
@@ -95,7 +105,15 @@ class Rig:
             p50_ms=percentile(latencies, 0.50),
             p99_ms=percentile(latencies, 0.99),
             moves_per_cpu_s=len(latencies) / cpu if cpu else float("nan"),
+            server_wait=server_wait,
+            load_wait=load_wait,
         )
+
+    def _waits(self) -> tuple[float, float]:
+        """Seconds waited for a CPU so far, per server process and per load generator."""
+        servers = sum(server.cpu_wait_seconds() for server in self.servers)
+        loads = sum(load.cpu_wait_seconds() for load in self.loads)
+        return servers / len(self.servers), loads / len(self.loads)
 
     def _all(self, command: str) -> list[dict[str, Any]]:
         """Send `command` to every load generator at once, then read every reply."""

@@ -118,6 +118,21 @@ def _table(title: str, columns: Sequence[str], ratio: str, rows: list[tuple[Row,
         print(row.format(spec))
 
 
+def _waits(runs: Runs) -> None:
+    """How long each system's processes waited for a CPU other work held, while paced.
+
+    A latency tail is made of stalls; on a machine shared with other work most stalls
+    are waits for a CPU, which no change to the server removes. A run where the servers
+    or the load generators waited much is a run whose p99 says little about the server.
+    """
+    print("\nWaiting for a CPU while paced (share of the run; median [lowest-highest] run)")
+    print(f"{'':26}{'each server process':>26}{'each load generator':>26}")
+    for name, paced in runs.paced.items():
+        server = Spread.of([run.server_wait * 100 for run in paced]).format(".0f")
+        load = Spread.of([run.load_wait * 100 for run in paced]).format(".0f")
+        print(f"{name:26}{server + ' %':>26}{load + ' %':>26}")
+
+
 def _shortfalls(runs: Runs) -> None:
     for name, paced in runs.paced.items():
         missed = sum(run.missed for run in paced)
@@ -152,4 +167,5 @@ def report(runs: Runs, args: argparse.Namespace) -> None:
             "capacity/usual",
             capacity_rows(runs),
         )
+    _waits(runs)
     _shortfalls(runs)

@@ -1,7 +1,8 @@
 """Local fan-out: the sessions of this process, by room, fed from the store's live feed.
 
 Theory of operation. Every committed room event reaches every server process
-that has a socket in the room through the store's feed, in seq order. The hub
+that has a socket in the room through the store's feed, in seq order, in batches
+handed to the hub from a loop callback (no task switch per event). The hub
 frames each event once and writes it to the room's local sessions that have not
 seen it yet. Events other than ``progress`` change the room itself, so the hub
 drops its cached copy and re-arms the room's timer (countdown end, time limit)
@@ -28,7 +29,7 @@ from server import room_update
 from server.clock import Clock, Timer
 from server.room import Room
 from server.spectate import Spectate
-from server.store import RoomGap, Store
+from server.store import FeedEvent, RoomGap, Store
 
 _log = logging.getLogger(__name__)
 CLOSE_GRACE_S = 2.0
@@ -68,8 +69,11 @@ class Hub:
         """Seq of the room read that armed each room's timer."""
         self.spectate: dict[str, Spectate] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.backlog: list[FeedEvent | RoomGap] | None = None
+        """Items that came in while a gap's members were being resynced (None: none is)."""
+        self.resyncing: asyncio.Task[None] | None = None
         self.feed = store.feed()
-        self.reader = asyncio.create_task(self._read())
+        self.feed.send_to(self._take)
         self.closed: asyncio.Future[None] | None = None
 
     async def __aenter__(self) -> Hub:
@@ -93,9 +97,10 @@ class Hub:
         await asyncio.shield(self.closed)
 
     async def _close(self, grace_s: float) -> None:
-        self.reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
+        if self.resyncing is not None:
+            self.resyncing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.resyncing
         for timer in self.timers.values():
             timer.cancel()
         if self.tasks:
@@ -158,16 +163,41 @@ class Hub:
     def spectators(self, code: str) -> list[Member]:
         return [m for m in self.members.get(code, ()) if m.seat is None]
 
-    async def _read(self) -> None:
-        async for item in self.feed:
-            try:
-                if isinstance(item, RoomGap):
-                    for member in list(self.members.get(item.code, ())):
+    def _take(self, items: list[FeedEvent | RoomGap]) -> None:
+        """A batch from the feed. Items after a gap wait until its members are resynced."""
+        if self.closed is not None:
+            return
+        if self.backlog is not None:
+            self.backlog += items
+            return
+        for at, item in enumerate(items):
+            if isinstance(item, RoomGap):
+                self.backlog = items[at:]
+                self.resyncing = asyncio.create_task(self._resync())
+                return
+            self._deliver_safely(item.code, item.seq, item.body)
+
+    async def _resync(self) -> None:
+        """Work through the backlog in order: resync each gap's members, deliver events."""
+        try:
+            while self.backlog:
+                item = self.backlog.pop(0)
+                if not isinstance(item, RoomGap):
+                    self._deliver_safely(item.code, item.seq, item.body)
+                    continue
+                for member in list(self.members.get(item.code, ())):
+                    try:
                         await member.resync()
-                else:
-                    self._deliver(item.code, item.seq, item.body)
-            except Exception:
-                _log.exception("delivering an event of room %s failed", item.code)
+                    except Exception:
+                        _log.exception("resyncing a member of room %s failed", item.code)
+        finally:
+            self.backlog = self.resyncing = None
+
+    def _deliver_safely(self, code: str, seq: int, body: bytes) -> None:
+        try:
+            self._deliver(code, seq, body)
+        except Exception:
+            _log.exception("delivering an event of room %s failed", code)
 
     def _deliver(self, code: str, seq: int, body: bytes) -> None:
         group = self.members.get(code)

@@ -1,21 +1,26 @@
 """The live event feed of the rooms one server process has sockets in.
 
-Theory of operation: one reader task owns a Redis pub/sub connection subscribed to
-this process's channel of every watched room, and remembers the last seq it delivered
-per room. The store hands the events it commits straight to the feed (`own`); a room's
-other events are published by the committing script to each process in the room's
-watcher set but the committer, so no process parses its own events back. Payloads
-carry their seq, so the feed drops what it already delivered. An event whose seq jumps
-ahead is held: with players of one room on several processes, a process's own commit
-often comes back before another process's earlier event has been read from the
-pub/sub connection, and that event fills the hole a moment later. A hole still open
-after `GAP_WAIT_S` is filled from the room's stream. Every subscribe confirmation puts this
-process in the room's watcher set and then triggers such a catch-up: that covers
-events committed before it was listening, and everything missed while Redis was away
-(when the pub/sub connection is lost, the reader opens a fresh one with backoff and
+Theory of operation: a Redis pub/sub connection is subscribed to this process's
+channel of every watched room; a protocol callback reads it (`_pubsub.Listener`), and
+the feed remembers the last seq it delivered per room. The store hands the events it
+commits straight to the feed (`own`); a room's other events are published by the
+committing script to each process in the room's watcher set but the committer, so no
+process parses its own events back. Payloads carry their seq, so the feed drops what
+it already delivered. An event whose seq jumps ahead is held: with players of one
+room on several processes, a process's own commit often comes back before another
+process's earlier event has been read from the pub/sub connection, and that event
+fills the hole a moment later. A hole still open after `GAP_WAIT_S` is filled from the
+room's stream. Every subscribe confirmation puts this process in the room's watcher
+set and then triggers such a catch-up (one room after another): that covers events
+committed before it was listening, and everything missed while Redis was away (when
+the pub/sub connection is lost, a reader task opens a fresh one with backoff and
 subscribes again, and a Redis that lost the watcher set gets it back). If the stream
-was trimmed past what is missing, the reader yields a `RoomGap` and carries on from
+was trimmed past what is missing, the feed yields a `RoomGap` and carries on from
 the room's current seq.
+Items go out in batches, once per turn of the event loop, to the sink given to
+`send_to` (the hub), or else to a queue read with `get`: a batch costs one callback
+where an item each would cost a task switch, and events this process commits go out
+after the request that committed them has had its reply written.
 Any other failure of the reader is logged and handled like a lost connection.
 """
 
@@ -24,13 +29,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
-from typing import Any, NamedTuple
+from collections import deque
+from collections.abc import Callable
+from typing import NamedTuple
 
 from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.store._pubsub import Listener
 from server.store._reads import StoreReads
 from server.store._types import StoreUnavailable
 
@@ -62,6 +69,10 @@ class RoomGap(NamedTuple):
     code: str
 
 
+FeedItem = FeedEvent | RoomGap
+Sink = Callable[[list[FeedItem]], None]
+
+
 class RoomFeed:
     """Yields `FeedEvent` and `RoomGap` items for the watched rooms; see the module doc."""
 
@@ -71,10 +82,17 @@ class RoomFeed:
         self._ahead: dict[str, dict[int, bytes]] = {}
         """Events past a hole in the seqs, by room and seq, until the hole is filled."""
         self._gap_timers: dict[str, asyncio.TimerHandle] = {}
-        self._codes: dict[str, str] = {}
+        self._codes: dict[bytes, str] = {}
         """Room code by the channel this process hears it on."""
-        self._items: asyncio.Queue[FeedEvent | RoomGap] = asyncio.Queue()
+        self._items: asyncio.Queue[FeedItem] = asyncio.Queue()
+        self._sink: Sink = self._enqueue
+        self._batch: list[FeedItem] = []
+        self._flush_handle: asyncio.Handle | None = None
         self._pubsub: PubSub | None = None
+        self._listener: Listener | None = None
+        self._confirmed: deque[str] = deque()
+        """Rooms whose subscription Redis confirmed, to be joined (`_join`) in turn."""
+        self._joining: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._catch_ups: set[asyncio.Task[None]] = set()
         self._task = asyncio.create_task(self._run())
@@ -84,6 +102,11 @@ class RoomFeed:
         """Codes of the rooms being watched."""
         return frozenset(self._last)
 
+    def send_to(self, sink: Sink) -> None:
+        """Hand every item from now on to `sink`, in order, in batches, instead of queueing
+        them for `get`. `sink` is called from a loop callback and must not block."""
+        self._sink = sink
+
     async def watch(self, code: str, after_seq: int) -> None:
         """Deliver the room's events after `after_seq` (the seq of the caller's snapshot).
 
@@ -92,11 +115,11 @@ class RoomFeed:
         if code in self._last:
             return
         self._last[code] = after_seq
-        self._codes[self._store.channel(code)] = code
-        async with self._lock:
-            if self._pubsub is not None:
-                with contextlib.suppress(*_LINK_ERRORS):
-                    await self._pubsub.subscribe(self._store.channel(code))
+        channel = self._store.channel(code).encode()
+        self._codes[channel] = code
+        if self._listener is not None:
+            with contextlib.suppress(*_LINK_ERRORS):
+                self._listener.subscribe(channel)
 
     async def unwatch(self, code: str) -> None:
         """Stop delivering the room's events (items already queued still come out)."""
@@ -105,30 +128,26 @@ class RoomFeed:
         self._ahead.pop(code, None)
         if timer := self._gap_timers.pop(code, None):
             timer.cancel()
-        channel = self._store.channel(code)
+        channel = self._store.channel(code).encode()
         self._codes.pop(channel, None)
-        async with self._lock:
-            if self._pubsub is not None:
-                with contextlib.suppress(*_LINK_ERRORS):
-                    await self._store.remove_watcher(code)
-                    await self._pubsub.unsubscribe(channel)
+        if self._listener is not None:
+            with contextlib.suppress(*_LINK_ERRORS):
+                await self._store.remove_watcher(code)
+                if self._listener is not None:
+                    self._listener.unsubscribe(channel)
 
     def own(self, code: str, seq: int, body: bytes) -> None:
         """An event this process committed just now (it is not echoed by pub/sub)."""
         self._take(code, seq, body)
 
-    async def get(self) -> FeedEvent | RoomGap:
-        """The next item, waiting for one."""
-        return await self._items.get()
-
-    def __aiter__(self) -> RoomFeed:
-        return self
-
-    async def __anext__(self) -> FeedEvent | RoomGap:
+    async def get(self) -> FeedItem:
+        """The next item, waiting for one (unless items go to a sink: see `send_to`)."""
         return await self._items.get()
 
     async def close(self) -> None:
-        """Stop the reader and drop the pub/sub connection."""
+        """Stop the reader and drop the pub/sub connection; items not yet handed out are dropped."""
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
         for timer in self._gap_timers.values():
             timer.cancel()
         self._gap_timers.clear()
@@ -144,9 +163,9 @@ class RoomFeed:
         delay = _FIRST_DELAY_S
         while True:
             try:
-                await self._connect()
+                listener = await self._connect()
                 delay = _FIRST_DELAY_S
-                await self._pump()
+                raise await listener.lost
             except Exception as error:
                 if not isinstance(error, _LINK_ERRORS):
                     _log.exception("room feed reader failed; reconnecting")
@@ -155,51 +174,56 @@ class RoomFeed:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, _MAX_DELAY_S)
 
-    async def _connect(self) -> None:
+    async def _connect(self) -> Listener:
         async with self._lock:
             self._pubsub = self._store.pubsub()
-            await self._pubsub.connect()  # type: ignore[no-untyped-call]
+            listener = await Listener.open(self._pubsub, self._published, self._subscribed)
+            self._listener = listener
             if self._codes:
-                await self._pubsub.subscribe(*self._codes)
+                listener.subscribe(*self._codes)
+            return listener
 
     async def _disconnect(self) -> None:
         async with self._lock:
+            if self._joining is not None:
+                self._joining.cancel()
+                await asyncio.gather(self._joining, return_exceptions=True)
+            self._confirmed.clear()
+            self._listener = None
             pubsub, self._pubsub = self._pubsub, None
             if pubsub is not None:
                 with contextlib.suppress(*_LINK_ERRORS):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
-    async def _pump(self) -> None:
-        """Read the pub/sub connection: published events here, everything else via redis-py.
-
-        An event is read straight off the connection, not through ``get_message``
-        (which wraps every read in a retry and builds a dict per message): this runs
-        once per event of every watched room. A lost connection ends the pump, and
-        `_run` connects again and catches up.
-        """
-        while (pubsub := self._pubsub) is not None:
-            if pubsub.connection is None:
-                raise RedisConnectionError("the pub/sub connection is gone")
-            reply = await pubsub.connection.read_response(timeout=math.inf, push_request=True)
-            if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
-                self._published(reply[1], reply[2])
-            elif (message := await pubsub.handle_message(reply)) is not None:
-                await self._handle(message)
-
     def _published(self, channel: bytes, data: bytes) -> None:
-        code = self._codes.get(channel.decode())
+        code = self._codes.get(channel)
         if code is not None:
             head, _, body = data.partition(b"\n")
             self._take(code, int(head), body)
 
-    async def _handle(self, message: dict[str, Any]) -> None:
-        if message["type"] == "message":
-            self._published(message["channel"], message["data"])
-        elif message["type"] == "subscribe":
-            code = self._codes.get(message["channel"].decode())
-            if code is not None:
-                await self._store.add_watcher(code)
-                await self._catch_up(code)
+    def _subscribed(self, channel: bytes) -> None:
+        code = self._codes.get(channel)
+        if code is not None:
+            self._confirmed.append(code)
+            if self._joining is None:
+                self._joining = asyncio.create_task(self._join())
+
+    async def _join(self) -> None:
+        """For each confirmed room in turn: be a watcher, then catch up from the stream.
+
+        A failure gives the connection up, so that it is opened and joined again.
+        """
+        try:
+            while self._confirmed:
+                code = self._confirmed.popleft()
+                if code in self._last:
+                    await self._store.add_watcher(code)
+                    await self._catch_up(code)
+        except Exception as error:
+            if self._listener is not None:
+                self._listener.fail(error)  # `_run` logs it unless the link broke
+        finally:
+            self._joining = None
 
     def _take(self, code: str, seq: int, body: bytes) -> None:
         """Deliver the event if it is the room's next, hold it if it is past a hole."""
@@ -234,14 +258,39 @@ class RoomFeed:
         """The hole was not filled by pub/sub in time: read it from the stream."""
         self._gap_timers.pop(code, None)
         if self._ahead.get(code):
-            task = asyncio.create_task(self._catch_up(code))
+            task = asyncio.create_task(self._fill_gap(code))
             self._catch_ups.add(task)
             task.add_done_callback(self._catch_ups.discard)
+
+    async def _fill_gap(self, code: str) -> None:
+        """Read the hole from the stream unless pub/sub has filled it meanwhile.
+
+        After the loop was held up (by other work, or a busy machine) the gap timer is
+        due at once, before the replies waiting on the pub/sub connection are read: one
+        turn of the loop lets them in, and they usually hold what is missing.
+        """
+        await asyncio.sleep(0)
+        if self._ahead.get(code):
+            await self._catch_up(code)
 
     def _push(self, code: str, seq: int, body: bytes) -> None:
         if self._last.get(code, seq) < seq:
             self._last[code] = seq
-            self._items.put_nowait(FeedEvent(code, seq, body))
+            self._hand_out(FeedEvent(code, seq, body))
+
+    def _hand_out(self, item: FeedItem) -> None:
+        """Add `item` to the batch the next turn of the loop hands out."""
+        self._batch.append(item)
+        if self._flush_handle is None:
+            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        batch, self._batch, self._flush_handle = self._batch, [], None
+        self._sink(batch)
+
+    def _enqueue(self, batch: list[FeedItem]) -> None:
+        for item in batch:
+            self._items.put_nowait(item)
 
     async def _catch_up(self, code: str) -> None:
         """Deliver what the room's stream holds after the last delivered seq."""
@@ -260,5 +309,5 @@ class RoomFeed:
         record = await self._store.load_room(code)
         if code in self._last and record is not None:
             self._last[code] = record.seq
-        self._items.put_nowait(RoomGap(code))
+        self._hand_out(RoomGap(code))
         self._push_ahead(code)

@@ -135,6 +135,7 @@ async def test_a_move_before_the_boards_are_set_up_is_still_shown(
     await start(race)
     (ann,) = race.racers
     hub = race_server.hub
+    await asyncio.gather(*hub.tasks)  # the reload after the start, which set the boards up
     # As if the reload of the room after the start had not finished yet:
     hub.spectate.pop(race.code).close()
     hub.changed[race.code] = hub.armed.get(race.code, 0) + 1
