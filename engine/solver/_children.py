@@ -6,9 +6,9 @@ tableau-to-tableau step ``(target pile, head card)`` so the next step does not
 move that same run again (it could have gone straight to its final pile).
 
 Order: a provably safe move home alone when there is one (see
-`is_safe_home`); otherwise moves home, then runs that empty or expose, other
-runs, reserve and waste cards to the tableau, waste plays after drawing, and
-last the deal of a new row.
+`is_safe_home`), or in a greedy search any move home alone; otherwise moves
+home, then runs that empty or expose, other runs, reserve and waste cards to
+the tableau, waste plays after drawing, and last the deal of a new row.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ def building_children(game: Game, state: GameState, moved: Moved) -> Iterator[Ch
     rules = game.rules
     targets = known_targets(game, state)
     forced = _safe_child(rules, state, targets)
+    if forced is None and game.greedy_home:
+        forced = next(_home_children(state, targets), None)
     if forced is not None:
         yield forced
         return

@@ -26,6 +26,10 @@ class Game:
     quick: bool = False
     """Try only moves that make progress at once: fast to a win, but never
     a proof that there is none."""
+    greedy_home: bool = False
+    """With ``quick``: a move home, when there is one, is the only move
+    tried (a streamliner, as in Solvitaire: narrower again, and in Little
+    Milligan fast to most wins the quick search finds late)."""
     to_empty: tuple[bool, ...] = ()
     """Per card, whether an empty pile takes it (or a run it heads)."""
     stuck_known: dict[bytes, bool] = field(default_factory=dict, compare=False, repr=False)
