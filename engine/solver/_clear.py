@@ -23,8 +23,8 @@ from engine.rules import Rules
 from engine.solver._chains import Chain, chains, place
 from engine.state import GameState
 
-TRIES = 20_000
-"""Choices tried before giving up: a few seconds at most."""
+TRIES = 5_000
+"""Choices tried before giving up: about a CPU second at most."""
 Slot = tuple[int, int]
 """``(chain index, place on it)``."""
 Choice = tuple[tuple[Slot, int], ...]
@@ -92,6 +92,11 @@ def _choices(lines: list[Chain], nodes: dict[int, list[int]]) -> list[list[Choic
             first, second = slots
             one, other = copies
             choices.append([((first, one), (second, other)), ((first, other), (second, one))])
+    # Tried backwards: the cards only a down chain needs, then the suits
+    # from spades back to clubs, each from its King down. On the deals
+    # measured this closes cycles far sooner than the other way round
+    # (deal 12's last deals in 0.2 CPU seconds instead of 2).
+    choices.reverse()
     return choices
 
 
