@@ -33,7 +33,8 @@ Choice = tuple[tuple[Slot, int], ...]
 
 def can_clear(rules: Rules, state: GameState, limit: int = TRIES) -> bool | None:
     """Whether every card left can go home with no redeal; None when that
-    is not found out within ``limit`` choices tried."""
+    is not found out within ``limit`` choices tried, or when the cards left
+    are not the ones the chains still need (never so in a dealt game)."""
     lines = chains(rules, state)
     nodes: dict[int, list[int]] = {}
     after: list[int] = []
@@ -46,7 +47,7 @@ def can_clear(rules: Rules, state: GameState, limit: int = TRIES) -> bool | None
     _close(after)
     choices = _choices(lines, nodes)
     if choices is None:
-        return False
+        return None
     tries = [limit]
     try:
         return _search(after, {}, choices, tries)

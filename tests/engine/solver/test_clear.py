@@ -34,6 +34,11 @@ def test_a_search_out_of_tries_does_not_say() -> None:
     assert can_clear(RULES, state, limit=0) is None
 
 
+def test_cards_left_that_the_chains_do_not_need_are_not_judged() -> None:
+    state = little_billie(["Qh Ks", "Kh"], foundations=DONE, passes=2)
+    assert can_clear(RULES, state) is None
+
+
 def test_last_deals_agree_with_the_exhaustive_search() -> None:
     rng = random.Random("cleared last deals")
     found = {True: 0, False: 0}
