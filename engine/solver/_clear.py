@@ -118,16 +118,14 @@ def _search(
         progress = False
         still_open: list[list[Choice]] = []
         for ways in choices:
-            kept = [way for way in ways if _put(after, filled, way) is not None]
+            kept = [(way, made) for way in ways if (made := _put(after, filled, way))]
             if not kept:
                 return False
             if len(kept) == 1:
-                made = _put(after, filled, kept[0])
-                assert made is not None
-                after, filled = made
+                after, filled = kept[0][1]
                 progress = True
             else:
-                still_open.append(kept)
+                still_open.append([way for way, _ in kept])
         choices = still_open
     if not choices:
         return True
