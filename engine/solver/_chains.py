@@ -66,18 +66,23 @@ def fewest_foundations(
     No move outside the set can make a move onto the set possible: whenever
     a foundation of the set waits for a card buried in a fan, every
     foundation that may still take the card lying right on it is in the
-    set, and that card must leave before the one beneath can. So every
-    position with no move left (a win, or a redeal point) reachable with
-    all moves is reachable with these.
+    set, and that card must leave before the one beneath can. And the set
+    holds a move no move outside it can take away (see `_with_key_move`).
+    So every position with no move left (a win, or a redeal point)
+    reachable with all moves is reachable with these.
     """
     used = {foundation for _, foundation in moves}
     if len(used) == 1:
         return used
     links = _links(lines, waits, tableau, moves, takers)
+    cards = [(tableau[fan][-1], foundation) for fan, foundation in moves]
+    for card, _ in cards:
+        if card not in takers:
+            takers[card] = _takers(_by_suit(lines), card)
     best: set[int] = set(range(len(lines)))
     best_count = len(moves)
     for start in used:
-        closed = _closed(start, links)
+        closed = _with_key_move(_closed(start, links), links, cards, used, takers)
         count = sum(1 for _, foundation in moves if foundation in closed)
         if count < best_count:
             best, best_count = closed, count
@@ -132,6 +137,35 @@ def _takers(suits: list[list[tuple[int, Chain]]], card: int) -> list[int]:
         for index, (_, start, down, height) in suits[suit]
         if ((start - rank) % 13 if down else (rank - start) % 13) >= height
     ]
+
+
+def _with_key_move(
+    closed: set[int],
+    links: list[set[int]],
+    cards: list[tuple[int, int]],
+    used: set[int],
+    takers: dict[int, list[int]],
+) -> set[int]:
+    """``closed``, grown until it holds a move (``cards`` holds each move's
+    card and foundation) that no move outside it can take away: one whose
+    card no foundation outside may ever take (a key move).
+
+    Without one, moves outside could send the only cards the set may take
+    now to another foundation first, and reach positions with no move left
+    that the set alone never reaches. With every move now inside the set,
+    no move outside exists, and any move is key.
+    """
+    while not used <= closed:
+        spare: list[int] = []
+        for card, foundation in cards:
+            if foundation in closed:
+                outside = [other for other in takers[card] if other not in closed]
+                if not outside:
+                    return closed
+                spare = spare or outside
+        for other in spare:
+            closed |= _closed(other, links)
+    return closed
 
 
 def _closed(start: int, links: list[set[int]]) -> set[int]:

@@ -14,6 +14,7 @@ from engine.moves import Move
 from engine.rules import Rules
 from engine.solver._chains import Chain, blocked, chains, copies_home, fewest_foundations, wanted
 from engine.solver._children import Child, Moved
+from engine.solver._clear import can_clear
 from engine.state import GameState
 
 REDEAL = Move("redeal")
@@ -85,9 +86,15 @@ def fan_children(
         return [_home_child(state, i, f) for i, f in moves if f in chosen]
     if state.passes < rules.redeals and any(state.tableau):
         redealt = redealer.redealt(state)
-        if redealt.passes < rules.redeals or not blocked(rules, redealt):
+        if redealt.passes < rules.redeals or not _lost(rules, redealt):
             return [((REDEAL,), redealt, None)]
     return []
+
+
+def _lost(rules: Rules, last_deal: GameState) -> bool:
+    """Whether the last deal is lost: blocked, or cleared by no choice of
+    chains for the copies left (`can_clear`, which may not find out)."""
+    return blocked(rules, last_deal) or can_clear(rules, last_deal) is False
 
 
 def _home_child(state: GameState, index: int, foundation: int) -> Child:

@@ -1,10 +1,11 @@
-"""Little Billie's blocked last deals, against an exhaustive search."""
+"""Little Billie's chosen moves and blocked last deals, against an exhaustive search."""
 
 import dataclasses
 import random
 
-from engine import find_variant
+from engine import GameState, apply, find_variant, legal_moves
 from engine.solver._chains import blocked
+from engine.solver._fans import Redealer, fan_children
 from tests.engine._positions import BILLIE, little_billie
 from tests.engine.solver._tiny import tiny_position, winnable
 
@@ -36,3 +37,46 @@ def test_last_deals_found_blocked_are_never_winnable() -> None:
         found["blocked"] += is_blocked
         found["winnable"] += can_win
     assert min(found.values()) > 0
+
+
+def dead_ends(state: GameState, *, reduced: bool) -> set[tuple[int, ...]]:
+    """The foundations of every position with no move but a redeal that can
+    be reached from ``state`` without redealing, playing every legal move or
+    only the solver's chosen ones."""
+    redealer = Redealer(RULES, state.seed)
+    seen = {state}
+    todo = [state]
+    found: set[tuple[int, ...]] = set()
+    while todo:
+        position = todo.pop()
+        if reduced:
+            children = [child for moves, child, _ in fan_children(RULES, redealer, position)]
+            children = [child for child in children if child.passes == position.passes]
+        else:
+            moves = [move for move in legal_moves(position) if move.action != "redeal"]
+            children = [apply(position, move) for move in moves]
+        if not children:
+            found.add(position.foundations)
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return found
+
+
+def test_the_chosen_moves_reach_a_dead_end_where_the_other_chain_takes_a_twin() -> None:
+    """The up hearts take a 5h that is on top; the down hearts, waiting for a
+    6h, could take that same 5h later. Trying the up hearts alone (the other
+    5h lies under a 9h only they take) would never reach the dead end where
+    the down hearts took it."""
+    done = ["Kc", "Kd", "4h", "Ks", "Ac", "Ad", "7h", "As"]
+    fans = ["5h", "6h", "5h 9h", "Ah 2h 3h 4h", "6h 7h 8h Th", "Jh Qh Kh"]
+    state = little_billie(fans, foundations=done, passes=1)
+    assert dead_ends(state, reduced=True) == dead_ends(state, reduced=False)
+
+
+def test_the_chosen_moves_reach_every_dead_end_of_tiny_positions() -> None:
+    rng = random.Random("dead ends")
+    for index in range(40):
+        state = tiny_position(BILLIE, rng, rng.randint(8, 16), crowded=index % 2 == 1)
+        assert dead_ends(state, reduced=True) == dead_ends(state, reduced=False)
