@@ -9,6 +9,8 @@ its place equals the height and is on the chain when its place is lower.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from engine import _foundation
 from engine.rules import Rules
 from engine.state import GameState
@@ -50,16 +52,26 @@ def copies_home(lines: list[Chain], card: int) -> int:
     return sum(1 for chain in lines if chain[0] == card // 13 and place(chain, card) < chain[3])
 
 
+@dataclass(slots=True)
+class Memo:
+    """What `fewest_foundations` remembers for one state of the foundations."""
+
+    takers: dict[int, list[int]] = field(default_factory=dict)
+    """`_takers` answers by card."""
+    chosen: dict[tuple[tuple[int, ...], frozenset[int]], set[int]] = field(default_factory=dict)
+    """Answers by the foundations moved to and `_blocks`; never to be changed."""
+
+
 def fewest_foundations(
     lines: list[Chain],
     waits: dict[int, list[int]],
     tableau: tuple[tuple[int, ...], ...],
     moves: list[tuple[int, int]],
-    takers: dict[int, list[int]],
+    memo: Memo,
 ) -> set[int]:
     """The foundations whose moves alone need trying: a closed set with the
     fewest moves now (a stubborn set, in partial-order reduction terms).
-    ``takers`` remembers `_takers` answers for these chains between calls.
+    ``memo`` remembers answers for these chains between calls.
 
     Moves onto different foundations remove different cards, so they
     commute, unless one card fits two foundations: then both are in the set.
@@ -70,15 +82,57 @@ def fewest_foundations(
     holds a move no move outside it can take away (see `_with_key_move`).
     So every position with no move left (a win, or a redeal point)
     reachable with all moves is reachable with these.
+
+    Given the chains, the answer depends only on the foundations the moves
+    go to, in their order, and on which card lies right on each card a
+    foundation waits for (each foundation waits for one card), so it is
+    remembered by these: far fewer than the positions searched.
     """
     used = {foundation for _, foundation in moves}
     if len(used) == 1:
         return used
-    links = _links(lines, waits, tableau, moves, takers)
+    key = (tuple(foundation for _, foundation in moves), _blocks(waits, tableau))
+    chosen = memo.chosen.get(key)
+    if chosen is None:
+        chosen = memo.chosen[key] = _fewest(
+            lines, waits, tableau, moves, blocks=key[1], takers=memo.takers
+        )
+    return chosen
+
+
+def _blocks(waits: dict[int, list[int]], tableau: tuple[tuple[int, ...], ...]) -> frozenset[int]:
+    """Each card some foundation waits for that has a card right on it, with
+    that card: ``waited * 52 + blocker``."""
+    found: list[int] = []
+    waited = waits.keys()
+    for pile in tableau:
+        if waited.isdisjoint(pile):
+            continue
+        below = -1
+        for card in pile:
+            if below >= 0:
+                found.append(below * 52 + card)
+            below = card if card in waits else -1
+    return frozenset(found)
+
+
+def _fewest(
+    lines: list[Chain],
+    waits: dict[int, list[int]],
+    tableau: tuple[tuple[int, ...], ...],
+    moves: list[tuple[int, int]],
+    *,
+    blocks: frozenset[int],
+    takers: dict[int, list[int]],
+) -> set[int]:
+    """`fewest_foundations` worked out (with more than one foundation moved to)."""
+    used = {foundation for _, foundation in moves}
+    links = _links(lines, waits, moves, blocks, takers)
     cards = [(tableau[fan][-1], foundation) for fan, foundation in moves]
+    suits = _by_suit(lines)
     for card, _ in cards:
         if card not in takers:
-            takers[card] = _takers(_by_suit(lines), card)
+            takers[card] = _takers(suits, card)
     best: set[int] = set(range(len(lines)))
     best_count = len(moves)
     for start in used:
@@ -92,8 +146,8 @@ def fewest_foundations(
 def _links(
     lines: list[Chain],
     waits: dict[int, list[int]],
-    tableau: tuple[tuple[int, ...], ...],
     moves: list[tuple[int, int]],
+    blocks: frozenset[int],
     takers: dict[int, list[int]],
 ) -> list[set[int]]:
     """For each foundation, the foundations its moves depend on."""
@@ -106,17 +160,13 @@ def _links(
             for foundation in shared:
                 links[foundation].update(shared)
     suits: list[list[tuple[int, Chain]]] | None = None
-    for pile in tableau:
-        if waits.keys().isdisjoint(pile):
-            continue
-        for depth in range(len(pile) - 1):
-            if pile[depth] in waits:
-                blocker = pile[depth + 1]
-                if blocker not in takers:
-                    suits = suits or _by_suit(lines)
-                    takers[blocker] = _takers(suits, blocker)
-                for foundation in waits[pile[depth]]:
-                    links[foundation].update(takers[blocker])
+    for block in blocks:
+        waited, blocker = divmod(block, 52)
+        if blocker not in takers:
+            suits = suits or _by_suit(lines)
+            takers[blocker] = _takers(suits, blocker)
+        for foundation in waits[waited]:
+            links[foundation].update(takers[blocker])
     return links
 
 
