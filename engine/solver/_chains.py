@@ -9,6 +9,9 @@ its place equals the height and is on the chain when its place is lower.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
 from engine import _foundation
 from engine.rules import Rules
 from engine.state import GameState
@@ -50,16 +53,26 @@ def copies_home(lines: list[Chain], card: int) -> int:
     return sum(1 for chain in lines if chain[0] == card // 13 and place(chain, card) < chain[3])
 
 
+@dataclass(slots=True)
+class Memo:
+    """What `fewest_foundations` remembers for one state of the foundations."""
+
+    takers: dict[int, int] = field(default_factory=dict)
+    """`_takers` answers by card, as bit masks of foundations."""
+    chosen: dict[tuple[tuple[int, ...], frozenset[int]], set[int]] = field(default_factory=dict)
+    """Answers by the foundations moved to and `_blocks`; never to be changed."""
+
+
 def fewest_foundations(
     lines: list[Chain],
     waits: dict[int, list[int]],
     tableau: tuple[tuple[int, ...], ...],
     moves: list[tuple[int, int]],
-    takers: dict[int, list[int]],
+    memo: Memo,
 ) -> set[int]:
     """The foundations whose moves alone need trying: a closed set with the
     fewest moves now (a stubborn set, in partial-order reduction terms).
-    ``takers`` remembers `_takers` answers for these chains between calls.
+    ``memo`` remembers answers for these chains between calls.
 
     Moves onto different foundations remove different cards, so they
     commute, unless one card fits two foundations: then both are in the set.
@@ -70,53 +83,99 @@ def fewest_foundations(
     holds a move no move outside it can take away (see `_with_key_move`).
     So every position with no move left (a win, or a redeal point)
     reachable with all moves is reachable with these.
+
+    Given the chains, the answer depends only on the foundations the moves
+    go to, in their order, and on which card lies right on each card a
+    foundation waits for (each foundation waits for one card), so it is
+    remembered by these: far fewer than the positions searched.
     """
     used = {foundation for _, foundation in moves}
     if len(used) == 1:
         return used
-    links = _links(lines, waits, tableau, moves, takers)
+    key = (tuple(foundation for _, foundation in moves), _blocks(waits, tableau))
+    chosen = memo.chosen.get(key)
+    if chosen is None:
+        chosen = memo.chosen[key] = _fewest(
+            lines, waits, tableau, moves, blocks=key[1], takers=memo.takers
+        )
+    return chosen
+
+
+def _blocks(waits: dict[int, list[int]], tableau: tuple[tuple[int, ...], ...]) -> frozenset[int]:
+    """Each card some foundation waits for that has a card right on it, with
+    that card: ``waited * 52 + blocker``."""
+    found: list[int] = []
+    waited = waits.keys()
+    for pile in tableau:
+        if waited.isdisjoint(pile):
+            continue
+        below = -1
+        for card in pile:
+            if below >= 0:
+                found.append(below * 52 + card)
+            below = card if card in waits else -1
+    return frozenset(found)
+
+
+def _fewest(
+    lines: list[Chain],
+    waits: dict[int, list[int]],
+    tableau: tuple[tuple[int, ...], ...],
+    moves: list[tuple[int, int]],
+    *,
+    blocks: frozenset[int],
+    takers: dict[int, int],
+) -> set[int]:
+    """`fewest_foundations` worked out (with more than one foundation moved
+    to), with sets of foundations as bit masks."""
+    used = {foundation for _, foundation in moves}
+    links = _links(lines, waits, moves, blocks, takers)
     cards = [(tableau[fan][-1], foundation) for fan, foundation in moves]
+    suits = _by_suit(lines)
     for card, _ in cards:
         if card not in takers:
-            takers[card] = _takers(_by_suit(lines), card)
-    best: set[int] = set(range(len(lines)))
+            takers[card] = _mask(_takers(suits, card))
+    best = (1 << len(lines)) - 1
     best_count = len(moves)
     for start in used:
-        closed = _with_key_move(_closed(start, links), links, cards, used, takers)
-        count = sum(1 for _, foundation in moves if foundation in closed)
+        closed = _with_key_move(_closed(1 << start, links), links, cards, _mask(used), takers)
+        count = sum(1 for _, foundation in moves if closed >> foundation & 1)
         if count < best_count:
             best, best_count = closed, count
-    return best
+    return {index for index in range(len(lines)) if best >> index & 1}
+
+
+def _mask(foundations: Iterable[int]) -> int:
+    mask = 0
+    for foundation in foundations:
+        mask |= 1 << foundation
+    return mask
 
 
 def _links(
     lines: list[Chain],
     waits: dict[int, list[int]],
-    tableau: tuple[tuple[int, ...], ...],
     moves: list[tuple[int, int]],
-    takers: dict[int, list[int]],
-) -> list[set[int]]:
+    blocks: frozenset[int],
+    takers: dict[int, int],
+) -> list[int]:
     """For each foundation, the foundations its moves depend on."""
-    links: list[set[int]] = [set() for _ in lines]
+    links = [0] * len(lines)
     by_fan: dict[int, list[int]] = {}
     for fan, foundation in moves:
         by_fan.setdefault(fan, []).append(foundation)
     for shared in by_fan.values():
         if len(shared) > 1:
             for foundation in shared:
-                links[foundation].update(shared)
+                links[foundation] |= _mask(shared)
     suits: list[list[tuple[int, Chain]]] | None = None
-    for pile in tableau:
-        if waits.keys().isdisjoint(pile):
-            continue
-        for depth in range(len(pile) - 1):
-            if pile[depth] in waits:
-                blocker = pile[depth + 1]
-                if blocker not in takers:
-                    suits = suits or _by_suit(lines)
-                    takers[blocker] = _takers(suits, blocker)
-                for foundation in waits[pile[depth]]:
-                    links[foundation].update(takers[blocker])
+    for block in blocks:
+        waited, blocker = divmod(block, 52)
+        if blocker not in takers:
+            suits = suits or _by_suit(lines)
+            takers[blocker] = _mask(_takers(suits, blocker))
+        for foundation in waits[waited]:
+            links[foundation] |= takers[blocker]
     return links
 
 
@@ -140,12 +199,12 @@ def _takers(suits: list[list[tuple[int, Chain]]], card: int) -> list[int]:
 
 
 def _with_key_move(
-    closed: set[int],
-    links: list[set[int]],
+    closed: int,
+    links: list[int],
     cards: list[tuple[int, int]],
-    used: set[int],
-    takers: dict[int, list[int]],
-) -> set[int]:
+    used: int,
+    takers: dict[int, int],
+) -> int:
     """``closed``, grown until it holds a move (``cards`` holds each move's
     card and foundation) that no move outside it can take away: one whose
     card no foundation outside may ever take (a key move).
@@ -155,27 +214,27 @@ def _with_key_move(
     that the set alone never reaches. With every move now inside the set,
     no move outside exists, and any move is key.
     """
-    while not used <= closed:
-        spare: list[int] = []
+    while used & ~closed:
+        spare = 0
         for card, foundation in cards:
-            if foundation in closed:
-                outside = [other for other in takers[card] if other not in closed]
+            if closed >> foundation & 1:
+                outside = takers[card] & ~closed
                 if not outside:
                     return closed
                 spare = spare or outside
-        for other in spare:
-            closed |= _closed(other, links)
+        closed = _closed(closed | spare, links)
     return closed
 
 
-def _closed(start: int, links: list[set[int]]) -> set[int]:
-    closed = {start}
-    todo = [start]
+def _closed(start: int, links: list[int]) -> int:
+    """The foundations in ``start`` and all they link to, in turn."""
+    closed = todo = start
     while todo:
-        for linked in links[todo.pop()]:
-            if linked not in closed:
-                closed.add(linked)
-                todo.append(linked)
+        low = todo & -todo
+        todo ^= low
+        linked = links[low.bit_length() - 1] & ~closed
+        closed |= linked
+        todo |= linked
     return closed
 
 

@@ -12,22 +12,32 @@ from engine._layout import fans
 from engine.deal import permutation
 from engine.moves import Move
 from engine.rules import Rules
-from engine.solver._chains import Chain, blocked, chains, copies_home, fewest_foundations, wanted
+from engine.solver._chains import (
+    Chain,
+    Memo,
+    blocked,
+    chains,
+    copies_home,
+    fewest_foundations,
+    wanted,
+)
 from engine.solver._children import Child, Moved
 from engine.solver._clear import can_clear
 from engine.state import GameState
 
 REDEAL = Move("redeal")
-Chains = tuple[list[Chain], dict[int, list[int]], dict[int, list[int]]]
+Chains = tuple[list[Chain], dict[int, list[int]], dict[int, int], Memo]
 
 
 class Redealer:
     """Little Billie's redeals, with each deal's card order drawn once, and
-    the foundations as chains by their tops, worked out once per search."""
+    the foundations as chains by their tops and each redeal's outcome,
+    worked out once per search."""
 
     def __init__(self, rules: Rules, seed: bytes) -> None:
         self.rules = rules
         self.known: dict[tuple[tuple[int, ...], int], Chains] = {}
+        self.dealt: dict[tuple[tuple[int, ...], int, tuple[int, ...]], GameState | None] = {}
         self.places: list[list[int]] = []
         for deal in range(1, rules.redeals + 1):
             place = [0] * rules.total
@@ -38,14 +48,36 @@ class Redealer:
             self.places.append(place)
 
     def chains(self, state: GameState) -> Chains:
-        """The foundations as chains, the cards they take now, and the
-        chains each card may go to, filled in as asked for."""
+        """The foundations as chains, the cards they take now, those of
+        them that go home alone (the last copy out, fitting one foundation,
+        with that foundation), and what `fewest_foundations` remembers for
+        them."""
         at = (state.foundations, state.base_rank)
         found = self.known.get(at)
         if found is None:
             lines = chains(self.rules, state)
-            found = self.known[at] = (lines, wanted(lines), {})
+            waits = wanted(lines)
+            last = {
+                card: spots[0]
+                for card, spots in waits.items()
+                if len(spots) == 1 and copies_home(lines, card) == self.rules.decks - 1
+            }
+            found = self.known[at] = (lines, waits, last, Memo())
         return found
+
+    def next_deal(self, state: GameState) -> GameState | None:
+        """The position after the next redeal, or None when that starts the
+        last deal and the last deal is lost (see `_lost`). Remembered by the
+        foundations, the redeals used and the cards left, which alone decide
+        it (the same cards left give the same fans): lines that empty the
+        same cards in other orders meet the same redeal."""
+        left = tuple(sorted(card for fan in state.tableau for card in fan))
+        at = (state.foundations, state.passes, left)
+        if at not in self.dealt:
+            redealt = self.redealt(state)
+            lost = redealt.passes == self.rules.redeals and _lost(self.rules, redealt)
+            self.dealt[at] = None if lost else redealt
+        return self.dealt[at]
 
     def redealt(self, state: GameState) -> GameState:
         """The fans after the next redeal (see `engine._stock.redeal_order`)."""
@@ -73,20 +105,19 @@ class Redealer:
 def fan_children(
     rules: Rules, redealer: Redealer, state: GameState, _moved: Moved = None
 ) -> list[Child]:
-    lines, waits, takers = redealer.chains(state)
+    lines, waits, last, memo = redealer.chains(state)
     moves: list[tuple[int, int]] = []
     for index, fan in enumerate(state.tableau):
         if fan and fan[-1] in waits:
-            spots = waits[fan[-1]]
-            if len(spots) == 1 and copies_home(lines, fan[-1]) == rules.decks - 1:
-                return [_home_child(state, index, spots[0])]
-            moves += [(index, spot) for spot in spots]
+            if fan[-1] in last:
+                return [_home_child(state, index, last[fan[-1]])]
+            moves += [(index, spot) for spot in waits[fan[-1]]]
     if moves:
-        chosen = fewest_foundations(lines, waits, state.tableau, moves, takers)
+        chosen = fewest_foundations(lines, waits, state.tableau, moves, memo)
         return [_home_child(state, i, f) for i, f in moves if f in chosen]
     if state.passes < rules.redeals and any(state.tableau):
-        redealt = redealer.redealt(state)
-        if redealt.passes < rules.redeals or not _lost(rules, redealt):
+        redealt = redealer.next_deal(state)
+        if redealt is not None:
             return [((REDEAL,), redealt, None)]
     return []
 

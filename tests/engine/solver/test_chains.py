@@ -3,7 +3,9 @@
 import dataclasses
 import random
 
-from engine import GameState, apply, find_variant, legal_moves
+import pytest
+
+from engine import GameState, apply, find_variant, legal_moves, new_game
 from engine.solver._chains import blocked
 from engine.solver._fans import Redealer, fan_children
 from tests.engine._positions import BILLIE, little_billie
@@ -80,3 +82,25 @@ def test_the_chosen_moves_reach_every_dead_end_of_tiny_positions() -> None:
     for index in range(40):
         state = tiny_position(BILLIE, rng, rng.randint(8, 16), crowded=index % 2 == 1)
         assert dead_ends(state, reduced=True) == dead_ends(state, reduced=False)
+
+
+@pytest.mark.parametrize("deal", [1, 16])
+def test_answers_remembered_by_a_search_are_those_worked_out_afresh(deal: int) -> None:
+    """The chosen moves and redeals a search remembers (by foundations, and
+    by the cards on the cards waited for or the cards left) are those a
+    fresh start gives, at each of the first positions a search of a dealt
+    game reaches (every one in deal 1, redeals included)."""
+    start = new_game(BILLIE, b"deal:%d" % deal)
+    shared = Redealer(RULES, start.seed)
+    seen = {start}
+    todo = [start]
+    for _ in range(1500):
+        if not todo:
+            break
+        position = todo.pop()
+        children = fan_children(RULES, shared, position)
+        assert children == fan_children(RULES, Redealer(RULES, start.seed), position)
+        for _, child, _ in reversed(children):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
