@@ -72,8 +72,7 @@ class Hub:
         self.backlog: list[FeedEvent | RoomGap] | None = None
         """Items that came in while a gap's members were being resynced (None: none is)."""
         self.resyncing: asyncio.Task[None] | None = None
-        self.feed = store.feed()
-        self.feed.send_to(self._take)
+        self.feed = store.feed(self._take)
         self.closed: asyncio.Future[None] | None = None
 
     async def __aenter__(self) -> Hub:

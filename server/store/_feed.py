@@ -17,10 +17,10 @@ the pub/sub connection is lost, a reader task opens a fresh one with backoff and
 subscribes again, and a Redis that lost the watcher set gets it back). If the stream
 was trimmed past what is missing, the feed yields a `RoomGap` and carries on from
 the room's current seq.
-Items go out in batches, once per turn of the event loop, to the sink given to
-`send_to` (the hub), or else to a queue read with `get`: a batch costs one callback
-where an item each would cost a task switch, and events this process commits go out
-after the request that committed them has had its reply written.
+Items go out in batches, once per turn of the event loop, to the sink the feed was
+made with (the hub's): a batch costs one callback where an item each would cost a
+task switch, and events this process commits go out after the request that committed
+them has had its reply written.
 Any other failure of the reader is logged and handled like a lost connection.
 """
 
@@ -74,18 +74,18 @@ Sink = Callable[[list[FeedItem]], None]
 
 
 class RoomFeed:
-    """Yields `FeedEvent` and `RoomGap` items for the watched rooms; see the module doc."""
+    """Hands `FeedEvent` and `RoomGap` items of the watched rooms to `sink`, in order, in
+    batches; see the module doc. `sink` is called from a loop callback and must not block."""
 
-    def __init__(self, store: StoreReads) -> None:
+    def __init__(self, store: StoreReads, sink: Sink) -> None:
         self._store = store
+        self._sink = sink
         self._last: dict[str, int] = {}
         self._ahead: dict[str, dict[int, bytes]] = {}
         """Events past a hole in the seqs, by room and seq, until the hole is filled."""
         self._gap_timers: dict[str, asyncio.TimerHandle] = {}
         self._codes: dict[bytes, str] = {}
         """Room code by the channel this process hears it on."""
-        self._items: asyncio.Queue[FeedItem] = asyncio.Queue()
-        self._sink: Sink = self._enqueue
         self._batch: list[FeedItem] = []
         self._flush_handle: asyncio.Handle | None = None
         self._pubsub: PubSub | None = None
@@ -101,11 +101,6 @@ class RoomFeed:
     def rooms(self) -> frozenset[str]:
         """Codes of the rooms being watched."""
         return frozenset(self._last)
-
-    def send_to(self, sink: Sink) -> None:
-        """Hand every item from now on to `sink`, in order, in batches, instead of queueing
-        them for `get`. `sink` is called from a loop callback and must not block."""
-        self._sink = sink
 
     async def watch(self, code: str, after_seq: int) -> None:
         """Deliver the room's events after `after_seq` (the seq of the caller's snapshot).
@@ -139,10 +134,6 @@ class RoomFeed:
     def own(self, code: str, seq: int, body: bytes) -> None:
         """An event this process committed just now (it is not echoed by pub/sub)."""
         self._take(code, seq, body)
-
-    async def get(self) -> FeedItem:
-        """The next item, waiting for one (unless items go to a sink: see `send_to`)."""
-        return await self._items.get()
 
     async def close(self) -> None:
         """Stop the reader and drop the pub/sub connection; items not yet handed out are dropped."""
@@ -287,10 +278,6 @@ class RoomFeed:
     def _flush(self) -> None:
         batch, self._batch, self._flush_handle = self._batch, [], None
         self._sink(batch)
-
-    def _enqueue(self, batch: list[FeedItem]) -> None:
-        for item in batch:
-            self._items.put_nowait(item)
 
     async def _catch_up(self, code: str) -> None:
         """Deliver what the room's stream holds after the last delivered seq."""

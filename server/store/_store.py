@@ -38,7 +38,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 from server.store import _lua_deadline, _lua_player, _lua_room
 from server.store._deadlines import StoreDeadlines
 from server.store._edge import translated
-from server.store._feed import RoomFeed
+from server.store._feed import RoomFeed, Sink
 from server.store._lua import EventTarget
 from server.store._pool import StorePool
 from server.store._runner import ScriptRunner
@@ -165,14 +165,16 @@ class Store(StoreDeadlines, StorePool):
         """Script calls made so far."""
         return self._runner.calls
 
-    def feed(self) -> RoomFeed:
-        """The live feed of room events for this process; call in a running event loop.
+    def feed(self, sink: Sink) -> RoomFeed:
+        """The live feed of room events for this process, handed to `sink` in batches;
+        call in a running event loop.
 
         Events this store commits reach its feed directly; other processes' events
         come by pub/sub. There is one feed per store.
         """
-        if self._feed is None:
-            self._feed = RoomFeed(self)
+        if self._feed is not None:
+            raise RuntimeError("this store has a feed already")
+        self._feed = RoomFeed(self, sink)
         return self._feed
 
     # Rooms
@@ -293,8 +295,7 @@ class Store(StoreDeadlines, StorePool):
         if reply[0] == Status.DUPLICATE:
             return Duplicate(int(reply[1]), int(reply[2]))
         seq, version = checked(reply)
-        if self._feed is not None:
-            self._feed.own(code, int(seq), event)
+        self._deliver_own(code, (int(seq),), (event,))
         return CommitResult(int(seq), int(version))
 
     @translated

@@ -50,5 +50,19 @@ async def version_of(store: Store, seat: int) -> int:
     return record.version
 
 
-async def next_item(feed: RoomFeed) -> FeedEvent | RoomGap:
-    return await asyncio.wait_for(feed.get(), timeout=10)
+Items = asyncio.Queue[FeedEvent | RoomGap]
+
+
+def open_feed(store: Store) -> tuple[RoomFeed, Items]:
+    """`store`'s feed, with the batches it hands out queued one item at a time."""
+    items: Items = asyncio.Queue()
+
+    def take(batch: list[FeedEvent | RoomGap]) -> None:
+        for item in batch:
+            items.put_nowait(item)
+
+    return store.feed(take), items
+
+
+async def next_item(items: Items) -> FeedEvent | RoomGap:
+    return await asyncio.wait_for(items.get(), timeout=10)
