@@ -15,6 +15,7 @@ from server.app import RaceServer
 from server.clock import ManualClock
 from server.config import Config
 from server.store import Store
+from tests.conftest import OpenStore
 from tests.server._client import TIMEOUT_S, Client
 from tests.server.conftest import ServerFactory
 
@@ -106,7 +107,7 @@ async def test_join_attempts_are_limited_per_address_with_rate_limited_and_refil
 
 
 async def test_x_forwarded_for_names_the_client_only_behind_a_trusted_proxy(
-    store: Store, start_server: ServerFactory
+    store: Store, open_store: OpenStore, start_server: ServerFactory
 ) -> None:
     trusting = await start_server(store, max_connections_per_address=1, trusted_proxies=(PROXY,))
     ann = await _open(trusting, "198.51.100.7")
@@ -114,7 +115,7 @@ async def test_x_forwarded_for_names_the_client_only_behind_a_trusted_proxy(
     assert await _status(trusting, "198.51.100.7") == 429
     assert await _status(trusting, "192.0.2.1, 198.51.100.7") == 429, "only the last hop counts"
     assert set(trusting.limits.open) == {"198.51.100.7", "203.0.113.9"}
-    direct = await start_server(store, max_connections_per_address=1)
+    direct = await start_server(await open_store(), max_connections_per_address=1)
     cy = await _open(direct, "198.51.100.7")
     assert await _status(direct, "203.0.113.9") == 429, "a peer not trusted cannot pick its address"
     assert set(direct.limits.open) == {PROXY}
