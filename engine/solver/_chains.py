@@ -9,16 +9,15 @@ its place equals the height and is on the chain when its place is lower.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-
 from engine import _foundation
 from engine.rules import Rules
-from engine.state import GameState
+from engine.state import EMPTY, GameState
 
 Chain = tuple[int, int, bool, int]
 """``(suit, start rank index, down, height)``."""
 FULL = 13
+NONE = 52
+"""No card: what a full chain takes."""
 
 
 def chains(rules: Rules, state: GameState) -> list[Chain]:
@@ -39,40 +38,78 @@ def place(chain: Chain, card: int) -> int:
     return (start - card % 13) % 13 if down else (card % 13 - start) % 13
 
 
-def wanted(lines: list[Chain]) -> dict[int, list[int]]:
-    """Each card some foundation takes now, with the foundations taking it."""
-    cards: dict[int, list[int]] = {}
-    for index, (suit, start, down, height) in enumerate(lines):
-        if height < FULL:
-            rank = (start - height) % 13 if down else (start + height) % 13
-            cards.setdefault(suit * 13 + rank, []).append(index)
-    return cards
+class Table:
+    """The chains in tables for the search, which keeps each chain as its
+    height alone (one byte per foundation): the card each chain takes at
+    each height, and for each card the chains of its suit with its place
+    on each."""
+
+    def __init__(self, rules: Rules, state: GameState) -> None:
+        lines = chains(rules, state)
+        self.decks = rules.decks
+        self.count = len(lines)
+        self.want = tuple(
+            (*(suit * 13 + (start - at if down else start + at) % 13 for at in range(FULL)), NONE)
+            for suit, start, down, _ in lines
+        )
+        """Per chain, the card it takes at each height (`NONE` when full)."""
+        suits: list[list[tuple[int, int]]] = [[] for _ in range(NONE + 1)]
+        for index, chain in enumerate(lines):
+            for rank in range(13):
+                card = chain[0] * 13 + rank
+                suits[card].append((index, place(chain, card)))
+        self.suits = tuple(map(tuple, suits))
+        """Per card, the chains of its suit, each with the card's place there."""
+
+    def heights(self, rules: Rules, state: GameState) -> bytes:
+        return bytes(chain[3] for chain in chains(rules, state))
+
+    def tops(self, heights: bytes) -> tuple[int, ...]:
+        """The foundations' top cards for these chain heights."""
+        return tuple(
+            EMPTY if height == 0 else self.want[index][height - 1]
+            for index, height in enumerate(heights)
+        )
+
+    def takers(self, card: int, heights: bytes) -> int:
+        """The chains that may still take ``card`` some time, as a bit mask."""
+        mask = 0
+        for index, at in self.suits[card]:
+            if at >= heights[index]:
+                mask |= 1 << index
+        return mask
+
+    def last_copy(self, index: int, heights: bytes) -> bool:
+        """Whether the card chain ``index`` takes now is the last copy out and
+        no other chain takes it now."""
+        card = self.want[index][heights[index]]
+        home = 0
+        for other, at in self.suits[card]:
+            if other != index:
+                if at == heights[other]:
+                    return False
+                home += at < heights[other]
+        return home == self.decks - 1
 
 
-def copies_home(lines: list[Chain], card: int) -> int:
-    return sum(1 for chain in lines if chain[0] == card // 13 and place(chain, card) < chain[3])
-
-
-@dataclass(slots=True)
-class Memo:
-    """What `fewest_foundations` remembers for one state of the foundations."""
-
-    takers: dict[int, int] = field(default_factory=dict)
-    """`_takers` answers by card, as bit masks of foundations."""
-    chosen: dict[tuple[tuple[int, ...], frozenset[int]], set[int]] = field(default_factory=dict)
-    """Answers by the foundations moved to and `_blocks`; never to be changed."""
+Choices = dict[tuple[bytes, tuple[int, ...], frozenset[int]], int]
+"""`fewest_foundations` answers by chain heights, foundations moved to and
+blocks; never to be changed."""
 
 
 def fewest_foundations(
-    lines: list[Chain],
-    waits: dict[int, list[int]],
-    tableau: tuple[tuple[int, ...], ...],
+    table: Table,
+    heights: bytes,
     moves: list[tuple[int, int]],
-    memo: Memo,
-) -> set[int]:
-    """The foundations whose moves alone need trying: a closed set with the
-    fewest moves now (a stubborn set, in partial-order reduction terms).
-    ``memo`` remembers answers for these chains between calls.
+    blocks: frozenset[int],
+    memo: Choices,
+) -> int:
+    """The foundations whose moves alone need trying, as a bit mask: a
+    closed set with the fewest moves now (a stubborn set, in partial-order
+    reduction terms), given the chain heights, the moves as ``(fan,
+    foundation)`` (at least two foundations among them) and ``blocks``: each
+    card some foundation waits for that has a card right on it, with that
+    card (``waited * 52 + blocker``).
 
     Moves onto different foundations remove different cards, so they
     commute, unless one card fits two foundations: then both are in the set.
@@ -85,97 +122,57 @@ def fewest_foundations(
     reachable with all moves is reachable with these.
 
     Given the chains, the answer depends only on the foundations the moves
-    go to, in their order, and on which card lies right on each card a
-    foundation waits for (each foundation waits for one card), so it is
-    remembered by these: far fewer than the positions searched.
+    go to, in their order, and on the blocks, so it is remembered by these
+    in ``memo``: far fewer than the positions searched.
     """
-    used = {foundation for _, foundation in moves}
-    if len(used) == 1:
-        return used
-    key = (tuple(foundation for _, foundation in moves), _blocks(waits, tableau))
-    chosen = memo.chosen.get(key)
+    key = (heights, tuple(foundation for _, foundation in moves), blocks)
+    chosen = memo.get(key)
     if chosen is None:
-        chosen = memo.chosen[key] = _fewest(
-            lines, waits, tableau, moves, blocks=key[1], takers=memo.takers
-        )
+        chosen = memo[key] = _fewest(table, heights, moves, blocks)
     return chosen
 
 
-def _blocks(waits: dict[int, list[int]], tableau: tuple[tuple[int, ...], ...]) -> frozenset[int]:
-    """Each card some foundation waits for that has a card right on it, with
-    that card: ``waited * 52 + blocker``."""
-    found: list[int] = []
-    waited = waits.keys()
-    for pile in tableau:
-        if waited.isdisjoint(pile):
-            continue
-        below = -1
-        for card in pile:
-            if below >= 0:
-                found.append(below * 52 + card)
-            below = card if card in waits else -1
-    return frozenset(found)
-
-
 def _fewest(
-    lines: list[Chain],
-    waits: dict[int, list[int]],
-    tableau: tuple[tuple[int, ...], ...],
-    moves: list[tuple[int, int]],
-    *,
-    blocks: frozenset[int],
-    takers: dict[int, int],
-) -> set[int]:
-    """`fewest_foundations` worked out (with more than one foundation moved
-    to), with sets of foundations as bit masks."""
-    used = {foundation for _, foundation in moves}
-    links = _links(lines, waits, moves, blocks, takers)
-    cards = [(tableau[fan][-1], foundation) for fan, foundation in moves]
-    suits = _by_suit(lines)
-    for card, _ in cards:
-        if card not in takers:
-            takers[card] = _mask(_takers(suits, card))
-    best = (1 << len(lines)) - 1
+    table: Table, heights: bytes, moves: list[tuple[int, int]], blocks: frozenset[int]
+) -> int:
+    used = 0
+    for _, foundation in moves:
+        used |= 1 << foundation
+    links = _links(table, heights, moves, blocks)
+    want = table.want
+    cards = [(want[foundation][heights[foundation]], foundation) for _, foundation in moves]
+    takers = {card: table.takers(card, heights) for card, _ in cards}
+    best = (1 << table.count) - 1
     best_count = len(moves)
-    for start in used:
-        closed = _with_key_move(_closed(1 << start, links), links, cards, _mask(used), takers)
-        count = sum(1 for _, foundation in moves if closed >> foundation & 1)
-        if count < best_count:
-            best, best_count = closed, count
-    return {index for index in range(len(lines)) if best >> index & 1}
-
-
-def _mask(foundations: Iterable[int]) -> int:
-    mask = 0
-    for foundation in foundations:
-        mask |= 1 << foundation
-    return mask
+    for start in range(table.count):
+        if used >> start & 1:
+            closed = _with_key_move(_closed(1 << start, links), links, cards, used, takers)
+            count = sum(1 for _, foundation in moves if closed >> foundation & 1)
+            if count < best_count:
+                best, best_count = closed, count
+    return best
 
 
 def _links(
-    lines: list[Chain],
-    waits: dict[int, list[int]],
-    moves: list[tuple[int, int]],
-    blocks: frozenset[int],
-    takers: dict[int, int],
+    table: Table, heights: bytes, moves: list[tuple[int, int]], blocks: frozenset[int]
 ) -> list[int]:
     """For each foundation, the foundations its moves depend on."""
-    links = [0] * len(lines)
-    by_fan: dict[int, list[int]] = {}
+    links = [0] * table.count
+    by_fan: dict[int, int] = {}
     for fan, foundation in moves:
-        by_fan.setdefault(fan, []).append(foundation)
+        by_fan[fan] = by_fan.get(fan, 0) | 1 << foundation
     for shared in by_fan.values():
-        if len(shared) > 1:
-            for foundation in shared:
-                links[foundation] |= _mask(shared)
-    suits: list[list[tuple[int, Chain]]] | None = None
+        if shared & (shared - 1):
+            for foundation in range(table.count):
+                if shared >> foundation & 1:
+                    links[foundation] |= shared
+    want = table.want
     for block in blocks:
         waited, blocker = divmod(block, 52)
-        if blocker not in takers:
-            suits = suits or _by_suit(lines)
-            takers[blocker] = _mask(_takers(suits, blocker))
-        for foundation in waits[waited]:
-            links[foundation] |= takers[blocker]
+        takers = table.takers(blocker, heights)
+        for foundation in range(table.count):
+            if want[foundation][heights[foundation]] == waited:
+                links[foundation] |= takers
     return links
 
 
