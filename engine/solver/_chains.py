@@ -60,6 +60,15 @@ class Table:
                 suits[card].append((index, place(chain, card)))
         self.suits = tuple(map(tuple, suits))
         """Per card, the chains of its suit, each with the card's place there."""
+        self.rivals = tuple(
+            tuple(
+                tuple((other, at) for other, at in self.suits[card] if other != index)
+                for card in want
+            )
+            for index, want in enumerate(self.want)
+        )
+        """Per chain and height, the other chains of the suit of the card it
+        takes, each with that card's place there."""
 
     def heights(self, rules: Rules, state: GameState) -> bytes:
         return bytes(chain[3] for chain in chains(rules, state))
@@ -79,16 +88,25 @@ class Table:
                 mask |= 1 << index
         return mask
 
-    def last_copy(self, index: int, heights: bytes) -> bool:
-        """Whether the card chain ``index`` takes now is the last copy out and
-        no other chain takes it now."""
-        card = self.want[index][heights[index]]
+    def forced(self, heights: bytes, moves: list[tuple[int, int]]) -> tuple[int, int] | None:
+        """The first of ``moves`` whose card is the last copy out and fits
+        one foundation, if any."""
+        tried = 0
+        for move in moves:
+            foundation = move[1]
+            if not tried >> foundation & 1:
+                tried |= 1 << foundation
+                if self._last_copy(foundation, heights):
+                    return move
+        return None
+
+    def _last_copy(self, index: int, heights: bytes) -> bool:
         home = 0
-        for other, at in self.suits[card]:
-            if other != index:
-                if at == heights[other]:
-                    return False
-                home += at < heights[other]
+        for other, at in self.rivals[index][heights[index]]:
+            height = heights[other]
+            if at == height:
+                return False
+            home += at < height
         return home == self.decks - 1
 
 
@@ -107,7 +125,7 @@ def fewest_foundations(
     """The foundations whose moves alone need trying, as a bit mask: a
     closed set with the fewest moves now (a stubborn set, in partial-order
     reduction terms), given the chain heights, the moves as ``(fan,
-    foundation)`` (at least two foundations among them) and ``blocks``: each
+    foundation)`` and ``blocks``: each
     card some foundation waits for that has a card right on it, with that
     card (``waited * 52 + blocker``).
 
@@ -125,6 +143,11 @@ def fewest_foundations(
     go to, in their order, and on the blocks, so it is remembered by these
     in ``memo``: far fewer than the positions searched.
     """
+    used = 0
+    for _, foundation in moves:
+        used |= 1 << foundation
+    if not used & (used - 1):
+        return used
     key = (heights, tuple(foundation for _, foundation in moves), blocks)
     chosen = memo.get(key)
     if chosen is None:

@@ -133,24 +133,27 @@ class Fans:
         redeal."""
         deal, heights, chains = position
         table = self.table
-        spots = deal.spots
+        spots, piles = deal.spots, deal.fans
         moves: list[tuple[int, int]] = []
-        used = 0
-        for foundation, (height, want) in enumerate(zip(chains, table.want, strict=True)):
-            for fan, top in spots[want[height]]:
-                if heights[fan] == top:
+        blocks: list[int] = []
+        """Each card some foundation waits for that has a card right on it,
+        with that card: ``waited * 52 + blocker``."""
+        for foundation, want in enumerate(table.want):
+            waited = want[chains[foundation]]
+            for fan, top in spots[waited]:
+                height = heights[fan]
+                if height == top:
                     moves.append((fan, foundation))
-                    used |= 1 << foundation
+                elif height > top:
+                    blocks.append(waited * 52 + piles[fan][top])
         if moves:
-            moves.sort()
-            for fan, foundation in moves:
-                if table.last_copy(foundation, chains):
-                    return [self._child(position, fan, foundation)]
-            if used & (used - 1):
-                blocks = self._blocks(position)
-                chosen = fewest_foundations(table, chains, moves, blocks, self.chosen)
-                moves = [(fan, f) for fan, f in moves if chosen >> f & 1]
-            return [self._child(position, fan, foundation) for fan, foundation in moves]
+            if len(moves) > 1:
+                moves.sort()
+            forced = table.forced(chains, moves)
+            if forced is not None:
+                return [self._child(position, *forced)]
+            chosen = fewest_foundations(table, chains, moves, frozenset(blocks), self.chosen)
+            return [self._child(position, fan, f) for fan, f in moves if chosen >> f & 1]
         if deal.passes < self.rules.redeals and heights != deal.empty:
             redealt = self.next_deal(position)
             if redealt is not None:
@@ -162,18 +165,6 @@ class Fans:
         heights = heights[:fan] + BYTE[heights[fan] - 1] + heights[fan + 1 :]
         chains = chains[:foundation] + BYTE[chains[foundation] + 1] + chains[foundation + 1 :]
         return self.steps[fan][foundation], (deal, heights, chains), None
-
-    def _blocks(self, position: Position) -> frozenset[int]:
-        """Each card some foundation waits for that has a card right on it,
-        with that card: ``waited * 52 + blocker``."""
-        deal, heights, chains = position
-        found: list[int] = []
-        for height, want in zip(chains, self.table.want, strict=True):
-            waited = want[height]
-            for fan, top in deal.spots[waited]:
-                if heights[fan] > top:
-                    found.append(waited * 52 + deal.fans[fan][top])
-        return frozenset(found)
 
     def next_deal(self, position: Position) -> Position | None:
         """The position after the next redeal, or None when that starts the
