@@ -159,20 +159,25 @@ def _fewest(
     table: Table, heights: bytes, moves: list[tuple[int, int]], blocks: frozenset[int]
 ) -> int:
     used = 0
+    keys: list[tuple[int, int]] = []
     for _, foundation in moves:
         used |= 1 << foundation
+        keys.append(
+            (foundation, table.takers(table.want[foundation][heights[foundation]], heights))
+        )
     links = _links(table, heights, moves, blocks)
-    want = table.want
-    cards = [(want[foundation][heights[foundation]], foundation) for _, foundation in moves]
-    takers = {card: table.takers(card, heights) for card, _ in cards}
     best = (1 << table.count) - 1
     best_count = len(moves)
     for start in range(table.count):
         if used >> start & 1:
-            closed = _with_key_move(_closed(1 << start, links), links, cards, used, takers)
-            count = sum(1 for _, foundation in moves if closed >> foundation & 1)
+            closed = _with_key_move(_closed(1 << start, links), links, keys, used)
+            count = 0
+            for foundation, _ in keys:
+                count += closed >> foundation & 1
             if count < best_count:
                 best, best_count = closed, count
+                if count == 1:
+                    break
     return best
 
 
@@ -181,21 +186,26 @@ def _links(
 ) -> list[int]:
     """For each foundation, the foundations its moves depend on."""
     links = [0] * table.count
-    by_fan: dict[int, int] = {}
-    for fan, foundation in moves:
-        by_fan[fan] = by_fan.get(fan, 0) | 1 << foundation
-    for shared in by_fan.values():
-        if shared & (shared - 1):
-            for foundation in range(table.count):
-                if shared >> foundation & 1:
-                    links[foundation] |= shared
-    want = table.want
-    for block in blocks:
-        waited, blocker = divmod(block, 52)
-        takers = table.takers(blocker, heights)
-        for foundation in range(table.count):
-            if want[foundation][heights[foundation]] == waited:
-                links[foundation] |= takers
+    last_fan = -1
+    for index, (fan, foundation) in enumerate(moves):
+        if fan == last_fan:
+            shared = 1 << foundation | 1 << moves[index - 1][1]
+            links[foundation] |= shared
+            links[moves[index - 1][1]] |= shared
+        last_fan = fan
+    if blocks:
+        waiting: dict[int, int] = {}
+        for foundation, want in enumerate(table.want):
+            card = want[heights[foundation]]
+            waiting[card] = waiting.get(card, 0) | 1 << foundation
+        for block in blocks:
+            waited, blocker = divmod(block, 52)
+            takers = table.takers(blocker, heights)
+            mask = waiting[waited]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                links[low.bit_length() - 1] |= takers
     return links
 
 
@@ -218,16 +228,11 @@ def _takers(suits: list[list[tuple[int, Chain]]], card: int) -> list[int]:
     ]
 
 
-def _with_key_move(
-    closed: int,
-    links: list[int],
-    cards: list[tuple[int, int]],
-    used: int,
-    takers: dict[int, int],
-) -> int:
-    """``closed``, grown until it holds a move (``cards`` holds each move's
-    card and foundation) that no move outside it can take away: one whose
-    card no foundation outside may ever take (a key move).
+def _with_key_move(closed: int, links: list[int], keys: list[tuple[int, int]], used: int) -> int:
+    """``closed``, grown until it holds a move (``keys`` holds each move's
+    foundation and the foundations that may take its card) that no move
+    outside it can take away: one whose card no foundation outside may
+    ever take (a key move).
 
     Without one, moves outside could send the only cards the set may take
     now to another foundation first, and reach positions with no move left
@@ -236,9 +241,9 @@ def _with_key_move(
     """
     while used & ~closed:
         spare = 0
-        for card, foundation in cards:
+        for foundation, takers in keys:
             if closed >> foundation & 1:
-                outside = takers[card] & ~closed
+                outside = takers & ~closed
                 if not outside:
                     return closed
                 spare = spare or outside
