@@ -125,9 +125,8 @@ def fewest_foundations(
     """The foundations whose moves alone need trying, as a bit mask: a
     closed set with the fewest moves now (a stubborn set, in partial-order
     reduction terms), given the chain heights, the moves as ``(fan,
-    foundation)`` and ``blocks``: each
-    card some foundation waits for that has a card right on it, with that
-    card (``waited * 52 + blocker``).
+    foundation)`` and ``blocks``: each foundation that waits for a card with
+    a card right on it, with that card (``foundation * 52 + blocker``).
 
     Moves onto different foundations remove different cards, so they
     commute, unless one card fits two foundations: then both are in the set.
@@ -193,19 +192,9 @@ def _links(
             links[foundation] |= shared
             links[moves[index - 1][1]] |= shared
         last_fan = fan
-    if blocks:
-        waiting: dict[int, int] = {}
-        for foundation, want in enumerate(table.want):
-            card = want[heights[foundation]]
-            waiting[card] = waiting.get(card, 0) | 1 << foundation
-        for block in blocks:
-            waited, blocker = divmod(block, 52)
-            takers = table.takers(blocker, heights)
-            mask = waiting[waited]
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                links[low.bit_length() - 1] |= takers
+    for block in blocks:
+        foundation, blocker = divmod(block, 52)
+        links[foundation] |= table.takers(blocker, heights)
     return links
 
 

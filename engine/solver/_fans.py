@@ -136,8 +136,8 @@ class Fans:
         spots, piles = deal.spots, deal.fans
         moves: list[tuple[int, int]] = []
         blocks: list[int] = []
-        """Each card some foundation waits for that has a card right on it,
-        with that card: ``waited * 52 + blocker``."""
+        """Each foundation that waits for a card with a card right on it, with
+        that card: ``foundation * 52 + blocker``."""
         for foundation, want in enumerate(table.want):
             waited = want[chains[foundation]]
             for fan, top in spots[waited]:
@@ -145,7 +145,7 @@ class Fans:
                 if height == top:
                     moves.append((fan, foundation))
                 elif height > top:
-                    blocks.append(waited * 52 + piles[fan][top])
+                    blocks.append(foundation * 52 + piles[fan][top])
         if moves:
             if len(moves) > 1:
                 moves.sort()
