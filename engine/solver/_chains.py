@@ -91,23 +91,19 @@ class Table:
     def forced(self, heights: bytes, moves: list[tuple[int, int]]) -> tuple[int, int] | None:
         """The first of ``moves`` whose card is the last copy out and fits
         one foundation, if any."""
-        tried = 0
+        last = self.decks - 1
         for move in moves:
             foundation = move[1]
-            if not tried >> foundation & 1:
-                tried |= 1 << foundation
-                if self._last_copy(foundation, heights):
+            home = 0
+            for other, at in self.rivals[foundation][heights[foundation]]:
+                height = heights[other]
+                if at == height:
+                    break
+                home += at < height
+            else:
+                if home == last:
                     return move
         return None
-
-    def _last_copy(self, index: int, heights: bytes) -> bool:
-        home = 0
-        for other, at in self.rivals[index][heights[index]]:
-            height = heights[other]
-            if at == height:
-                return False
-            home += at < height
-        return home == self.decks - 1
 
 
 Choices = dict[tuple[bytes, tuple[int, ...], frozenset[int]], int]
