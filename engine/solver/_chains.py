@@ -121,8 +121,9 @@ def fewest_foundations(
     """The foundations whose moves alone need trying, as a bit mask: a
     closed set with the fewest moves now (a stubborn set, in partial-order
     reduction terms), given the chain heights, the moves as ``(fan,
-    foundation)`` and ``blocks``: each foundation that waits for a card with
-    a card right on it, with that card (``foundation * 52 + blocker``).
+    foundation)`` (onto two foundations or more) and ``blocks``: each
+    foundation that waits for a card with a card right on it, with that
+    card (``foundation * 52 + blocker``).
 
     Moves onto different foundations remove different cards, so they
     commute, unless one card fits two foundations: then both are in the set.
@@ -138,12 +139,7 @@ def fewest_foundations(
     go to, in their order, and on the blocks, so it is remembered by these
     in ``memo``: far fewer than the positions searched.
     """
-    used = 0
-    for _, foundation in moves:
-        used |= 1 << foundation
-    if not used & (used - 1):
-        return used
-    key = (heights, tuple(foundation for _, foundation in moves), blocks)
+    key = (heights, tuple([foundation for _, foundation in moves]), blocks)
     chosen = memo.get(key)
     if chosen is None:
         chosen = memo[key] = _fewest(table, heights, moves, blocks)

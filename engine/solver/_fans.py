@@ -135,6 +135,7 @@ class Fans:
         table = self.table
         spots, piles = deal.spots, deal.fans
         moves: list[tuple[int, int]] = []
+        used = 0
         blocks: list[int] = []
         """Each foundation that waits for a card with a card right on it, with
         that card: ``foundation * 52 + blocker``."""
@@ -144,6 +145,7 @@ class Fans:
                 height = heights[fan]
                 if height == top:
                     moves.append((fan, foundation))
+                    used |= 1 << foundation
                 elif height > top:
                     blocks.append(foundation * 52 + piles[fan][top])
         if moves:
@@ -152,8 +154,10 @@ class Fans:
             forced = table.forced(chains, moves)
             if forced is not None:
                 return [self._child(position, *forced)]
-            chosen = fewest_foundations(table, chains, moves, frozenset(blocks), self.chosen)
-            return [self._child(position, fan, f) for fan, f in moves if chosen >> f & 1]
+            if used & (used - 1):
+                chosen = fewest_foundations(table, chains, moves, frozenset(blocks), self.chosen)
+                moves = [(fan, f) for fan, f in moves if chosen >> f & 1]
+            return [self._child(position, fan, foundation) for fan, foundation in moves]
         if deal.passes < self.rules.redeals and heights != deal.empty:
             redealt = self.next_deal(position)
             if redealt is not None:
