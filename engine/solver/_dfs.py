@@ -60,34 +60,36 @@ class Search(Generic[P]):
         (`timed_out`) or the slice is spent."""
         stop = self.nodes + limit
         key, won, seen, stack, line = self.key, self.won, self.seen, self.stack, self.line
-        while True:
-            if self.pending is not None:
-                if self.nodes >= stop or self._time_is_up():
+        nodes, pending = self.nodes, self.pending
+        try:
+            while True:
+                if pending is not None:
+                    if nodes >= stop or self._time_is_up(nodes):
+                        return None
+                    position, moved = pending
+                    pending = None
+                    nodes += 1
+                    stack.append(iter(self.expand(position, moved)))
+                if not stack:
+                    self.exhausted = True
                     return None
-                position, moved = self.pending
-                self.pending = None
-                self.nodes += 1
-                stack.append(iter(self.expand(position, moved)))
-            if not stack:
-                self.exhausted = True
-                return None
-            step = next(stack[-1], None)
-            if step is None:
-                stack.pop()
-                if line:
-                    line.pop()
-                continue
-            moves, position, moved = step
-            seen_before = len(seen)
-            seen.add(key(position))
-            if len(seen) == seen_before:
-                continue
-            line.append(moves)
-            if won(position):
-                return [move for moves in line for move in moves]
-            self.pending = (position, moved)
+                for moves, position, moved in stack[-1]:
+                    seen_before = len(seen)
+                    seen.add(key(position))
+                    if len(seen) > seen_before:
+                        line.append(moves)
+                        if won(position):
+                            return [move for moves in line for move in moves]
+                        pending = (position, moved)
+                        break
+                else:
+                    stack.pop()
+                    if line:
+                        line.pop()
+        finally:
+            self.nodes, self.pending = nodes, pending
 
-    def _time_is_up(self) -> bool:
-        if self.expired is not None and self.nodes % CHECK_EVERY == 0 and self.expired():
+    def _time_is_up(self, nodes: int) -> bool:
+        if self.expired is not None and nodes % CHECK_EVERY == 0 and self.expired():
             self.timed_out = True
         return self.timed_out
