@@ -136,9 +136,9 @@ class Fans:
         spots, piles = deal.spots, deal.fans
         moves: list[tuple[int, int]] = []
         used = 0
+        # Each foundation waiting for a card with a card right on it, with
+        # that card: ``foundation * 52 + blocker``.
         blocks: list[int] = []
-        """Each foundation that waits for a card with a card right on it, with
-        that card: ``foundation * 52 + blocker``."""
         for foundation, want in enumerate(table.want):
             waited = want[chains[foundation]]
             for fan, top in spots[waited]:
