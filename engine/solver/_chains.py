@@ -48,6 +48,8 @@ class Table:
         lines = chains(rules, state)
         self.decks = rules.decks
         self.count = len(lines)
+        self.start = bytes(chain[3] for chain in lines)
+        """The chain heights of ``state``."""
         self.want = tuple(
             (*(suit * 13 + (start - at if down else start + at) % 13 for at in range(FULL)), NONE)
             for suit, start, down, _ in lines
@@ -69,9 +71,6 @@ class Table:
         )
         """Per chain and height, the other chains of the suit of the card it
         takes, each with that card's place there."""
-
-    def heights(self, rules: Rules, state: GameState) -> bytes:
-        return bytes(chain[3] for chain in chains(rules, state))
 
     def tops(self, heights: bytes) -> tuple[int, ...]:
         """The foundations' top cards for these chain heights."""
@@ -107,8 +106,7 @@ class Table:
 
 
 Choices = dict[tuple[bytes, tuple[int, ...], frozenset[int]], int]
-"""`fewest_foundations` answers by chain heights, foundations moved to and
-blocks; never to be changed."""
+"""`fewest_foundations` answers by chain heights, foundations and blocks."""
 
 
 def fewest_foundations(

@@ -82,7 +82,7 @@ class Fans:
         self.start: Position = (
             self.deals[state.tableau, state.passes],
             bytes(map(len, state.tableau)),
-            self.table.heights(rules, state),
+            self.table.start,
         )
         self.steps = [
             [
