@@ -9,16 +9,15 @@ its place equals the height and is on the chain when its place is lower.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-
 from engine import _foundation
 from engine.rules import Rules
-from engine.state import GameState
+from engine.state import EMPTY, GameState
 
 Chain = tuple[int, int, bool, int]
 """``(suit, start rank index, down, height)``."""
 FULL = 13
+NONE = 52
+"""No card: what a full chain takes."""
 
 
 def chains(rules: Rules, state: GameState) -> list[Chain]:
@@ -39,40 +38,90 @@ def place(chain: Chain, card: int) -> int:
     return (start - card % 13) % 13 if down else (card % 13 - start) % 13
 
 
-def wanted(lines: list[Chain]) -> dict[int, list[int]]:
-    """Each card some foundation takes now, with the foundations taking it."""
-    cards: dict[int, list[int]] = {}
-    for index, (suit, start, down, height) in enumerate(lines):
-        if height < FULL:
-            rank = (start - height) % 13 if down else (start + height) % 13
-            cards.setdefault(suit * 13 + rank, []).append(index)
-    return cards
+class Table:
+    """The chains in tables for the search, which keeps each chain as its
+    height alone (one byte per foundation): the card each chain takes at
+    each height, and for each card the chains of its suit with its place
+    on each."""
+
+    def __init__(self, rules: Rules, state: GameState) -> None:
+        lines = chains(rules, state)
+        self.decks = rules.decks
+        self.count = len(lines)
+        self.start = bytes(chain[3] for chain in lines)
+        """The chain heights of ``state``."""
+        self.want = tuple(
+            (*(suit * 13 + (start - at if down else start + at) % 13 for at in range(FULL)), NONE)
+            for suit, start, down, _ in lines
+        )
+        """Per chain, the card it takes at each height (`NONE` when full)."""
+        suits: list[list[tuple[int, int]]] = [[] for _ in range(NONE + 1)]
+        for index, chain in enumerate(lines):
+            for rank in range(13):
+                card = chain[0] * 13 + rank
+                suits[card].append((index, place(chain, card)))
+        self.suits = tuple(map(tuple, suits))
+        """Per card, the chains of its suit, each with the card's place there."""
+        self.rivals = tuple(
+            tuple(
+                tuple((other, at) for other, at in self.suits[card] if other != index)
+                for card in want
+            )
+            for index, want in enumerate(self.want)
+        )
+        """Per chain and height, the other chains of the suit of the card it
+        takes, each with that card's place there."""
+
+    def tops(self, heights: bytes) -> tuple[int, ...]:
+        """The foundations' top cards for these chain heights."""
+        return tuple(
+            EMPTY if height == 0 else self.want[index][height - 1]
+            for index, height in enumerate(heights)
+        )
+
+    def takers(self, card: int, heights: bytes) -> int:
+        """The chains that may still take ``card`` some time, as a bit mask."""
+        mask = 0
+        for index, at in self.suits[card]:
+            if at >= heights[index]:
+                mask |= 1 << index
+        return mask
+
+    def forced(self, heights: bytes, moves: list[tuple[int, int]]) -> tuple[int, int] | None:
+        """The first of ``moves`` whose card is the last copy out and fits
+        one foundation, if any."""
+        last = self.decks - 1
+        for move in moves:
+            foundation = move[1]
+            home = 0
+            for other, at in self.rivals[foundation][heights[foundation]]:
+                height = heights[other]
+                if at == height:
+                    break
+                home += at < height
+            else:
+                if home == last:
+                    return move
+        return None
 
 
-def copies_home(lines: list[Chain], card: int) -> int:
-    return sum(1 for chain in lines if chain[0] == card // 13 and place(chain, card) < chain[3])
-
-
-@dataclass(slots=True)
-class Memo:
-    """What `fewest_foundations` remembers for one state of the foundations."""
-
-    takers: dict[int, int] = field(default_factory=dict)
-    """`_takers` answers by card, as bit masks of foundations."""
-    chosen: dict[tuple[tuple[int, ...], frozenset[int]], set[int]] = field(default_factory=dict)
-    """Answers by the foundations moved to and `_blocks`; never to be changed."""
+Choices = dict[tuple[bytes, tuple[int, ...], frozenset[int]], int]
+"""`fewest_foundations` answers by chain heights, foundations and blocks."""
 
 
 def fewest_foundations(
-    lines: list[Chain],
-    waits: dict[int, list[int]],
-    tableau: tuple[tuple[int, ...], ...],
+    table: Table,
+    heights: bytes,
     moves: list[tuple[int, int]],
-    memo: Memo,
-) -> set[int]:
-    """The foundations whose moves alone need trying: a closed set with the
-    fewest moves now (a stubborn set, in partial-order reduction terms).
-    ``memo`` remembers answers for these chains between calls.
+    blocks: frozenset[int],
+    memo: Choices,
+) -> int:
+    """The foundations whose moves alone need trying, as a bit mask: a
+    closed set with the fewest moves now (a stubborn set, in partial-order
+    reduction terms), given the chain heights, the moves as ``(fan,
+    foundation)`` (onto two foundations or more) and ``blocks``: each
+    foundation that waits for a card with a card right on it, with that
+    card (``foundation * 52 + blocker``).
 
     Moves onto different foundations remove different cards, so they
     commute, unless one card fits two foundations: then both are in the set.
@@ -85,97 +134,57 @@ def fewest_foundations(
     reachable with all moves is reachable with these.
 
     Given the chains, the answer depends only on the foundations the moves
-    go to, in their order, and on which card lies right on each card a
-    foundation waits for (each foundation waits for one card), so it is
-    remembered by these: far fewer than the positions searched.
+    go to, in their order, and on the blocks, so it is remembered by these
+    in ``memo``: far fewer than the positions searched.
     """
-    used = {foundation for _, foundation in moves}
-    if len(used) == 1:
-        return used
-    key = (tuple(foundation for _, foundation in moves), _blocks(waits, tableau))
-    chosen = memo.chosen.get(key)
+    key = (heights, tuple([foundation for _, foundation in moves]), blocks)
+    chosen = memo.get(key)
     if chosen is None:
-        chosen = memo.chosen[key] = _fewest(
-            lines, waits, tableau, moves, blocks=key[1], takers=memo.takers
-        )
+        chosen = memo[key] = _fewest(table, heights, moves, blocks)
     return chosen
 
 
-def _blocks(waits: dict[int, list[int]], tableau: tuple[tuple[int, ...], ...]) -> frozenset[int]:
-    """Each card some foundation waits for that has a card right on it, with
-    that card: ``waited * 52 + blocker``."""
-    found: list[int] = []
-    waited = waits.keys()
-    for pile in tableau:
-        if waited.isdisjoint(pile):
-            continue
-        below = -1
-        for card in pile:
-            if below >= 0:
-                found.append(below * 52 + card)
-            below = card if card in waits else -1
-    return frozenset(found)
-
-
 def _fewest(
-    lines: list[Chain],
-    waits: dict[int, list[int]],
-    tableau: tuple[tuple[int, ...], ...],
-    moves: list[tuple[int, int]],
-    *,
-    blocks: frozenset[int],
-    takers: dict[int, int],
-) -> set[int]:
-    """`fewest_foundations` worked out (with more than one foundation moved
-    to), with sets of foundations as bit masks."""
-    used = {foundation for _, foundation in moves}
-    links = _links(lines, waits, moves, blocks, takers)
-    cards = [(tableau[fan][-1], foundation) for fan, foundation in moves]
-    suits = _by_suit(lines)
-    for card, _ in cards:
-        if card not in takers:
-            takers[card] = _mask(_takers(suits, card))
-    best = (1 << len(lines)) - 1
+    table: Table, heights: bytes, moves: list[tuple[int, int]], blocks: frozenset[int]
+) -> int:
+    used = 0
+    keys: list[tuple[int, int]] = []
+    for _, foundation in moves:
+        used |= 1 << foundation
+        keys.append(
+            (foundation, table.takers(table.want[foundation][heights[foundation]], heights))
+        )
+    links = _links(table, heights, moves, blocks)
+    best = (1 << table.count) - 1
     best_count = len(moves)
-    for start in used:
-        closed = _with_key_move(_closed(1 << start, links), links, cards, _mask(used), takers)
-        count = sum(1 for _, foundation in moves if closed >> foundation & 1)
-        if count < best_count:
-            best, best_count = closed, count
-    return {index for index in range(len(lines)) if best >> index & 1}
-
-
-def _mask(foundations: Iterable[int]) -> int:
-    mask = 0
-    for foundation in foundations:
-        mask |= 1 << foundation
-    return mask
+    for start in range(table.count):
+        if used >> start & 1:
+            closed = _with_key_move(_closed(1 << start, links), links, keys, used)
+            count = 0
+            for foundation, _ in keys:
+                count += closed >> foundation & 1
+            if count < best_count:
+                best, best_count = closed, count
+                if count == 1:
+                    break
+    return best
 
 
 def _links(
-    lines: list[Chain],
-    waits: dict[int, list[int]],
-    moves: list[tuple[int, int]],
-    blocks: frozenset[int],
-    takers: dict[int, int],
+    table: Table, heights: bytes, moves: list[tuple[int, int]], blocks: frozenset[int]
 ) -> list[int]:
     """For each foundation, the foundations its moves depend on."""
-    links = [0] * len(lines)
-    by_fan: dict[int, list[int]] = {}
-    for fan, foundation in moves:
-        by_fan.setdefault(fan, []).append(foundation)
-    for shared in by_fan.values():
-        if len(shared) > 1:
-            for foundation in shared:
-                links[foundation] |= _mask(shared)
-    suits: list[list[tuple[int, Chain]]] | None = None
+    links = [0] * table.count
+    last_fan = -1
+    for index, (fan, foundation) in enumerate(moves):
+        if fan == last_fan:
+            shared = 1 << foundation | 1 << moves[index - 1][1]
+            links[foundation] |= shared
+            links[moves[index - 1][1]] |= shared
+        last_fan = fan
     for block in blocks:
-        waited, blocker = divmod(block, 52)
-        if blocker not in takers:
-            suits = suits or _by_suit(lines)
-            takers[blocker] = _mask(_takers(suits, blocker))
-        for foundation in waits[waited]:
-            links[foundation] |= takers[blocker]
+        foundation, blocker = divmod(block, 52)
+        links[foundation] |= table.takers(blocker, heights)
     return links
 
 
@@ -198,16 +207,11 @@ def _takers(suits: list[list[tuple[int, Chain]]], card: int) -> list[int]:
     ]
 
 
-def _with_key_move(
-    closed: int,
-    links: list[int],
-    cards: list[tuple[int, int]],
-    used: int,
-    takers: dict[int, int],
-) -> int:
-    """``closed``, grown until it holds a move (``cards`` holds each move's
-    card and foundation) that no move outside it can take away: one whose
-    card no foundation outside may ever take (a key move).
+def _with_key_move(closed: int, links: list[int], keys: list[tuple[int, int]], used: int) -> int:
+    """``closed``, grown until it holds a move (``keys`` holds each move's
+    foundation and the foundations that may take its card) that no move
+    outside it can take away: one whose card no foundation outside may
+    ever take (a key move).
 
     Without one, moves outside could send the only cards the set may take
     now to another foundation first, and reach positions with no move left
@@ -216,9 +220,9 @@ def _with_key_move(
     """
     while used & ~closed:
         spare = 0
-        for card, foundation in cards:
+        for foundation, takers in keys:
             if closed >> foundation & 1:
-                outside = takers[card] & ~closed
+                outside = takers & ~closed
                 if not outside:
                     return closed
                 spare = spare or outside

@@ -8,29 +8,40 @@ stack holds an iterator of children per level, so lines of any length fit.
 When every reachable position has been searched without a win, the start is
 proven unwinnable; when the budget runs out first, it is undecided. A search
 runs in slices, so that two searches can take turns.
+
+A position is whatever the game's search keeps (an engine state, or Little
+Billie's lean position); the game gives its key, whether it is won, and its
+children.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import Generic, TypeVar
 
 from engine.moves import Move
-from engine.solver._children import Child, Moved
-from engine.solver._game import Game, is_won, state_key
-from engine.state import GameState
+from engine.solver._children import Moved
 
-Expand = Callable[[GameState, Moved], Iterable[Child]]
+P = TypeVar("P")
 CHECK_EVERY = 16
 """Positions expanded between two calls of the deadline check."""
 
 
-class Search:
-    """One search from ``start``, run in slices of positions by `run`."""
+class Search(Generic[P]):
+    """One search from ``start``, run in slices of positions by `run`.
+    ``expand`` gives a position's children as ``(moves, position, moved)``
+    (see `engine.solver._children`)."""
 
     def __init__(
-        self, game: Game, expand: Expand, start: GameState, expired: Callable[[], bool] | None
+        self,
+        key: Callable[[P], bytes],
+        won: Callable[[P], bool],
+        expand: Callable[[P, Moved], Iterable[tuple[tuple[Move, ...], P, Moved]]],
+        start: P,
+        expired: Callable[[], bool] | None,
     ) -> None:
-        self.game = game
+        self.key = key
+        self.won = won
         self.expand = expand
         self.expired = expired
         self.nodes = 0
@@ -38,45 +49,47 @@ class Search:
         self.exhausted = False
         """Every position reachable from the start was searched."""
         self.timed_out = False
-        self.seen = {state_key(game, start)}
-        self.stack: list[Iterator[Child]] = []
+        self.seen = {key(start)}
+        self.stack: list[Iterator[tuple[tuple[Move, ...], P, Moved]]] = []
         self.line: list[tuple[Move, ...]] = []
-        self.pending: tuple[GameState, Moved] | None = (start, None)
+        self.pending: tuple[P, Moved] | None = (start, None)
 
     def run(self, limit: int) -> list[Move] | None:
         """Search on for at most ``limit`` more positions: a winning line, or
         None when the search is over (`exhausted`), the time is up
         (`timed_out`) or the slice is spent."""
         stop = self.nodes + limit
-        game, seen, stack, line = self.game, self.seen, self.stack, self.line
-        while True:
-            if self.pending is not None:
-                if self.nodes >= stop or self._time_is_up():
+        key, won, seen, stack, line = self.key, self.won, self.seen, self.stack, self.line
+        nodes, pending = self.nodes, self.pending
+        try:
+            while True:
+                if pending is not None:
+                    if nodes >= stop or self._time_is_up(nodes):
+                        return None
+                    position, moved = pending
+                    pending = None
+                    nodes += 1
+                    stack.append(iter(self.expand(position, moved)))
+                if not stack:
+                    self.exhausted = True
                     return None
-                state, moved = self.pending
-                self.pending = None
-                self.nodes += 1
-                stack.append(iter(self.expand(state, moved)))
-            if not stack:
-                self.exhausted = True
-                return None
-            step = next(stack[-1], None)
-            if step is None:
-                stack.pop()
-                if line:
-                    line.pop()
-                continue
-            moves, state, moved = step
-            key = state_key(game, state)
-            if key in seen:
-                continue
-            seen.add(key)
-            line.append(moves)
-            if is_won(state):
-                return [move for moves in line for move in moves]
-            self.pending = (state, moved)
+                for moves, position, moved in stack[-1]:
+                    seen_before = len(seen)
+                    seen.add(key(position))
+                    if len(seen) > seen_before:
+                        line.append(moves)
+                        if won(position):
+                            return [move for moves in line for move in moves]
+                        pending = (position, moved)
+                        break
+                else:
+                    stack.pop()
+                    if line:
+                        line.pop()
+        finally:
+            self.nodes, self.pending = nodes, pending
 
-    def _time_is_up(self) -> bool:
-        if self.expired is not None and self.nodes % CHECK_EVERY == 0 and self.expired():
+    def _time_is_up(self, nodes: int) -> bool:
+        if self.expired is not None and nodes % CHECK_EVERY == 0 and self.expired():
             self.timed_out = True
         return self.timed_out

@@ -1,4 +1,10 @@
-"""Children in Little Billie, where fan tops only go home and fans are redealt.
+"""Little Billie's search: lean positions, their children, and redeals.
+
+Theory of operation: within one deal the fans are fixed and only their top
+cards leave, so a position is the deal, the height of each fan and the
+height of each chain (see `engine.solver._chains`), as bytes; a child
+changes one byte of each. Engine states are made only where a redeal
+gathers the cards left, and for the checks of a last deal.
 
 A fan top is sent home alone, as a forced step, when it is the last copy of
 its card out and fits one foundation: that foundation can take nothing else
@@ -12,32 +18,183 @@ from engine._layout import fans
 from engine.deal import permutation
 from engine.moves import Move
 from engine.rules import Rules
-from engine.solver._chains import (
-    Chain,
-    Memo,
-    blocked,
-    chains,
-    copies_home,
-    fewest_foundations,
-    wanted,
-)
-from engine.solver._children import Child, Moved
+from engine.solver._chains import NONE, Choices, Table, blocked, fewest_foundations
+from engine.solver._children import Moved
 from engine.solver._clear import can_clear
 from engine.state import GameState
 
-REDEAL = Move("redeal")
-Chains = tuple[list[Chain], dict[int, list[int]], dict[int, int], Memo]
+REDEAL = (Move("redeal"),)
+BYTE = [bytes((value,)) for value in range(256)]
+
+
+class Deal:
+    """One deal's fans, with where each card lies in them."""
+
+    __slots__ = ("empty", "fans", "passes", "spots", "tag", "twins")
+
+    def __init__(self, piles: tuple[tuple[int, ...], ...], passes: int, number: int) -> None:
+        self.fans = piles
+        self.passes = passes
+        self.tag = number.to_bytes(4, "big")
+        """Tells this deal from every other one of the search."""
+        self.empty = bytes(len(piles))
+        """The fan heights once every fan is empty."""
+        spots: list[list[tuple[int, int]]] = [[] for _ in range(NONE + 1)]
+        for index, pile in enumerate(piles):
+            for depth, card in enumerate(pile):
+                spots[card].append((index, depth + 1))
+        self.spots = tuple(map(tuple, spots))
+        """Per card, each fan it lies in, with the fan's height when it is on top."""
+        twins: list[tuple[int, int, int]] = []
+        for found in spots:
+            if len(found) == 2 and found[0][1] == found[1][1] == 1:
+                one, two = found[0][0], found[1][0]
+                same = 1
+                while piles[one][same : same + 1] == piles[two][same : same + 1] != ():
+                    same += 1
+                twins.append((one, two, same))
+        self.twins = tuple(twins)
+        """Pairs of fans with the same bottom card (twins), each with the
+        number of cards at the bottom they share."""
+
+
+Position = tuple[Deal, bytes, bytes]
+"""``(deal, fan heights, chain heights)``."""
+Child = tuple[tuple[Move, ...], Position, Moved]
+
+
+class Fans:
+    """The search space of one Little Billie solve: positions and their
+    children, with the answers that depend on the chains alone (the chosen
+    foundations, each redeal's next deal) remembered."""
+
+    def __init__(self, rules: Rules, state: GameState) -> None:
+        self.rules = rules
+        self.variant = state.variant
+        self.base_rank = state.base_rank
+        self.seed = state.seed
+        self.table = Table(rules, state)
+        self.redealer = Redealer(rules, state.seed)
+        self.deals = {(state.tableau, state.passes): Deal(state.tableau, state.passes, 0)}
+        """Each deal of the search by its fans and redeals used: lines that
+        reach the same cards left with the same cards home on other chains
+        meet the same fans."""
+        self.start: Position = (
+            self.deals[state.tableau, state.passes],
+            bytes(map(len, state.tableau)),
+            self.table.start,
+        )
+        self.steps = [
+            [
+                (Move("move", "t", fan, None, "f", foundation),)
+                for foundation in range(self.table.count)
+            ]
+            for fan in range(len(state.tableau))
+        ]
+        self.chosen: Choices = {}
+        self.dealt: dict[tuple[bytes, int], Position | None] = {}
+
+    def key(self, position: Position) -> bytes:
+        """Equal for positions that play alike: the same deal and chains,
+        and the same cards left in the fans. Only twin fans (see `Deal`)
+        can hold the same cards, when neither is taller than the cards they
+        share; the key then gives the taller one's height first."""
+        deal, heights, chains = position
+        for one, two, same in deal.twins:
+            high, low = heights[two], heights[one]
+            if low < high <= same:
+                heights = (
+                    heights[:one]
+                    + BYTE[high]
+                    + heights[one + 1 : two]
+                    + BYTE[low]
+                    + heights[two + 1 :]
+                )
+        return deal.tag + heights + chains
+
+    def won(self, position: Position) -> bool:
+        return position[1] == position[0].empty
+
+    def state(self, position: Position) -> GameState:
+        """The engine state of ``position``."""
+        deal, heights, chains = position
+        return GameState(
+            self.variant,
+            tuple(pile[:height] for pile, height in zip(deal.fans, heights, strict=True)),
+            self.table.tops(chains),
+            passes=deal.passes,
+            base_rank=self.base_rank,
+            seed=self.seed,
+        )
+
+    def children(self, position: Position, _moved: Moved = None) -> list[Child]:
+        """Moves home onto the chosen foundations (see `fewest_foundations`),
+        in the order of the fans, or a forced one alone; with none, the
+        redeal."""
+        deal, heights, chains = position
+        table = self.table
+        spots, piles = deal.spots, deal.fans
+        moves: list[tuple[int, int]] = []
+        used = 0
+        # Each foundation waiting for a card with a card right on it, with
+        # that card: ``foundation * 52 + blocker``.
+        blocks: list[int] = []
+        for foundation, want in enumerate(table.want):
+            waited = want[chains[foundation]]
+            for fan, top in spots[waited]:
+                height = heights[fan]
+                if height == top:
+                    moves.append((fan, foundation))
+                    used |= 1 << foundation
+                elif height > top:
+                    blocks.append(foundation * 52 + piles[fan][top])
+        if moves:
+            if len(moves) > 1:
+                moves.sort()
+            forced = table.forced(chains, moves)
+            if forced is not None:
+                return [self._child(position, *forced)]
+            if used & (used - 1):
+                chosen = fewest_foundations(table, chains, moves, frozenset(blocks), self.chosen)
+                moves = [(fan, f) for fan, f in moves if chosen >> f & 1]
+            return [self._child(position, fan, foundation) for fan, foundation in moves]
+        if deal.passes < self.rules.redeals and heights != deal.empty:
+            redealt = self.next_deal(position)
+            if redealt is not None:
+                return [(REDEAL, redealt, None)]
+        return []
+
+    def _child(self, position: Position, fan: int, foundation: int) -> Child:
+        deal, heights, chains = position
+        heights = heights[:fan] + BYTE[heights[fan] - 1] + heights[fan + 1 :]
+        chains = chains[:foundation] + BYTE[chains[foundation] + 1] + chains[foundation + 1 :]
+        return self.steps[fan][foundation], (deal, heights, chains), None
+
+    def next_deal(self, position: Position) -> Position | None:
+        """The position after the next redeal, or None when that starts the
+        last deal and the last deal is lost (see `_lost`). Remembered by the
+        chains and the redeals used, which alone decide it (they decide the
+        cards left, and the same cards left give the same fans): lines that
+        empty the same cards in other orders meet the same redeal."""
+        deal, _, chains = position
+        at = (chains, deal.passes)
+        if at not in self.dealt:
+            redealt = self.redealer.redealt(self.state(position))
+            if redealt.passes == self.rules.redeals and _lost(self.rules, redealt):
+                self.dealt[at] = None
+            else:
+                found = (redealt.tableau, redealt.passes)
+                if found not in self.deals:
+                    self.deals[found] = Deal(redealt.tableau, redealt.passes, len(self.deals))
+                self.dealt[at] = (self.deals[found], bytes(map(len, redealt.tableau)), chains)
+        return self.dealt[at]
 
 
 class Redealer:
-    """Little Billie's redeals, with each deal's card order drawn once, and
-    the foundations as chains by their tops and each redeal's outcome,
-    worked out once per search."""
+    """Little Billie's redeals, with each deal's card order drawn once."""
 
     def __init__(self, rules: Rules, seed: bytes) -> None:
         self.rules = rules
-        self.known: dict[tuple[tuple[int, ...], int], Chains] = {}
-        self.dealt: dict[tuple[tuple[int, ...], int, tuple[int, ...]], GameState | None] = {}
         self.places: list[list[int]] = []
         for deal in range(1, rules.redeals + 1):
             place = [0] * rules.total
@@ -46,38 +203,6 @@ class Redealer:
             ):
                 place[slot] = position
             self.places.append(place)
-
-    def chains(self, state: GameState) -> Chains:
-        """The foundations as chains, the cards they take now, those of
-        them that go home alone (the last copy out, fitting one foundation,
-        with that foundation), and what `fewest_foundations` remembers for
-        them."""
-        at = (state.foundations, state.base_rank)
-        found = self.known.get(at)
-        if found is None:
-            lines = chains(self.rules, state)
-            waits = wanted(lines)
-            last = {
-                card: spots[0]
-                for card, spots in waits.items()
-                if len(spots) == 1 and copies_home(lines, card) == self.rules.decks - 1
-            }
-            found = self.known[at] = (lines, waits, last, Memo())
-        return found
-
-    def next_deal(self, state: GameState) -> GameState | None:
-        """The position after the next redeal, or None when that starts the
-        last deal and the last deal is lost (see `_lost`). Remembered by the
-        foundations, the redeals used and the cards left, which alone decide
-        it (the same cards left give the same fans): lines that empty the
-        same cards in other orders meet the same redeal."""
-        left = tuple(sorted(card for fan in state.tableau for card in fan))
-        at = (state.foundations, state.passes, left)
-        if at not in self.dealt:
-            redealt = self.redealt(state)
-            lost = redealt.passes == self.rules.redeals and _lost(self.rules, redealt)
-            self.dealt[at] = None if lost else redealt
-        return self.dealt[at]
 
     def redealt(self, state: GameState) -> GameState:
         """The fans after the next redeal (see `engine._stock.redeal_order`)."""
@@ -102,46 +227,7 @@ class Redealer:
         )
 
 
-def fan_children(
-    rules: Rules, redealer: Redealer, state: GameState, _moved: Moved = None
-) -> list[Child]:
-    lines, waits, last, memo = redealer.chains(state)
-    moves: list[tuple[int, int]] = []
-    for index, fan in enumerate(state.tableau):
-        if fan and fan[-1] in waits:
-            if fan[-1] in last:
-                return [_home_child(state, index, last[fan[-1]])]
-            moves += [(index, spot) for spot in waits[fan[-1]]]
-    if moves:
-        chosen = fewest_foundations(lines, waits, state.tableau, moves, memo)
-        return [_home_child(state, i, f) for i, f in moves if f in chosen]
-    if state.passes < rules.redeals and any(state.tableau):
-        redealt = redealer.next_deal(state)
-        if redealt is not None:
-            return [((REDEAL,), redealt, None)]
-    return []
-
-
 def _lost(rules: Rules, last_deal: GameState) -> bool:
     """Whether the last deal is lost: blocked, or cleared by no choice of
     chains for the copies left (`can_clear`, which may not find out)."""
     return blocked(rules, last_deal) or can_clear(rules, last_deal) is False
-
-
-def _home_child(state: GameState, index: int, foundation: int) -> Child:
-    tableau = state.tableau
-    card = tableau[index][-1]
-    tableau = (*tableau[:index], tableau[index][:-1], *tableau[index + 1 :])
-    tops = (*state.foundations[:foundation], card, *state.foundations[foundation + 1 :])
-    child = GameState(
-        state.variant,
-        tableau,
-        tops,
-        state.stock,
-        state.waste,
-        state.reserve,
-        state.passes,
-        state.base_rank,
-        state.seed,
-    )
-    return (Move("move", "t", index, None, "f", foundation),), child, None

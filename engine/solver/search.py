@@ -1,25 +1,25 @@
 """Solving a position with every card known: won, unwinnable, or undecided.
 
-The search (see `engine.solver._dfs`) runs on engine states with its own
-lean move generation; a line it finds is then replayed through the engine's
-`apply`, and only a line the engine accepts and that ends in a won game is
-ever reported as a win.
+The search (see `engine.solver._dfs`) runs with its own lean move
+generation, on engine states or (Little Billie) leaner positions; a line
+it finds is then replayed through the engine's `apply`, and only a line
+the engine accepts and that ends in a won game is ever reported as a win.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from engine.errors import EngineError
 from engine.game import apply
 from engine.moves import Move
-from engine.solver._children import Child, Moved, building_children
+from engine.solver._children import building_children
 from engine.solver._dfs import Search
-from engine.solver._fans import Redealer, fan_children
-from engine.solver._game import Game, is_won
+from engine.solver._fans import Fans
+from engine.solver._game import Game, is_won, state_key
 from engine.state import GameState
 from engine.status import Outcome, outcome
 from engine.variants import find_variant
@@ -88,7 +88,7 @@ def solve(state: GameState, budget: Budget) -> Verdict:
 
 def _searches(
     state: GameState, game: Game, expired: Callable[[], bool] | None
-) -> list[tuple[Search, int]]:
+) -> list[tuple[Search[Any], int]]:
     """The searches that take turns, each with its share of a round's
     positions; the full one last. In Little Milligan (the game that deals
     rows) a greedy quick search, which finds most of its wins first, has
@@ -112,14 +112,14 @@ def _won(state: GameState, line: list[Move], nodes: int) -> Verdict:
     return Verdict("won", tuple(move.format() for move in line), nodes)
 
 
-def _search(state: GameState, game: Game, expired: Callable[[], bool] | None) -> Search:
+def _search(state: GameState, game: Game, expired: Callable[[], bool] | None) -> Search[Any]:
     rules = game.rules
-    expand: Callable[[GameState, Moved], Iterable[Child]]
     if rules.build is not None:
-        expand = partial(building_children, game)
-    else:
-        expand = partial(fan_children, rules, Redealer(rules, state.seed))
-    return Search(game, expand, state, expired)
+        return Search(
+            partial(state_key, game), is_won, partial(building_children, game), state, expired
+        )
+    space = Fans(rules, state)
+    return Search(space.key, space.won, space.children, space.start, expired)
 
 
 def _check_win(state: GameState, line: list[Move]) -> None:

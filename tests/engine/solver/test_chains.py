@@ -7,7 +7,7 @@ import pytest
 
 from engine import GameState, apply, find_variant, legal_moves, new_game
 from engine.solver._chains import blocked
-from engine.solver._fans import Redealer, fan_children
+from engine.solver._fans import Child, Fans
 from tests.engine._positions import BILLIE, little_billie
 from tests.engine.solver._tiny import tiny_position, winnable
 
@@ -45,23 +45,40 @@ def dead_ends(state: GameState, *, reduced: bool) -> set[tuple[int, ...]]:
     """The foundations of every position with no move but a redeal that can
     be reached from ``state`` without redealing, playing every legal move or
     only the solver's chosen ones."""
-    redealer = Redealer(RULES, state.seed)
+    return chosen_dead_ends(state) if reduced else all_dead_ends(state)
+
+
+def all_dead_ends(state: GameState) -> set[tuple[int, ...]]:
     seen = {state}
     todo = [state]
     found: set[tuple[int, ...]] = set()
     while todo:
         position = todo.pop()
-        if reduced:
-            children = [child for moves, child, _ in fan_children(RULES, redealer, position)]
-            children = [child for child in children if child.passes == position.passes]
-        else:
-            moves = [move for move in legal_moves(position) if move.action != "redeal"]
-            children = [apply(position, move) for move in moves]
+        moves = [move for move in legal_moves(position) if move.action != "redeal"]
+        children = [apply(position, move) for move in moves]
         if not children:
             found.add(position.foundations)
         for child in children:
             if child not in seen:
                 seen.add(child)
+                todo.append(child)
+    return found
+
+
+def chosen_dead_ends(state: GameState) -> set[tuple[int, ...]]:
+    space = Fans(RULES, state)
+    seen = {space.key(space.start)}
+    todo = [space.start]
+    found: set[tuple[int, ...]] = set()
+    while todo:
+        position = todo.pop()
+        passes = position[0].passes
+        children = [child for _, child, _ in space.children(position) if child[0].passes == passes]
+        if not children:
+            found.add(space.state(position).foundations)
+        for child in children:
+            if space.key(child) not in seen:
+                seen.add(space.key(child))
                 todo.append(child)
     return found
 
@@ -90,17 +107,25 @@ def test_answers_remembered_by_a_search_are_those_worked_out_afresh(deal: int) -
     by the cards on the cards waited for or the cards left) are those a
     fresh start gives, at each of the first positions a search of a dealt
     game reaches (every one in deal 1, redeals included)."""
-    start = new_game(BILLIE, b"deal:%d" % deal)
-    shared = Redealer(RULES, start.seed)
-    seen = {start}
-    todo = [start]
+    space = Fans(RULES, new_game(BILLIE, b"deal:%d" % deal))
+    seen = {space.key(space.start)}
+    todo = [space.start]
     for _ in range(1500):
         if not todo:
             break
         position = todo.pop()
-        children = fan_children(RULES, shared, position)
-        assert children == fan_children(RULES, Redealer(RULES, start.seed), position)
+        children = space.children(position)
+        assert states(space, children) == fresh_children(space.state(position))
         for _, child, _ in reversed(children):
-            if child not in seen:
-                seen.add(child)
+            if space.key(child) not in seen:
+                seen.add(space.key(child))
                 todo.append(child)
+
+
+def states(space: Fans, children: list[Child]) -> list[object]:
+    return [(moves, space.state(child)) for moves, child, _ in children]
+
+
+def fresh_children(state: GameState) -> list[object]:
+    fresh = Fans(RULES, state)
+    return states(fresh, fresh.children(fresh.start))
