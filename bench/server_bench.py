@@ -19,7 +19,8 @@ reported), so that every player has moved once: a player's first move reads its 
 from Redis, and the capacity system, which has no saturation phase of its own, would
 otherwise pay that in its paced runs. Every phase runs ``--repeats`` times,
 interleaved across the systems; figures are medians with the [lowest-highest] run,
-and ratios are taken run by run.
+and ratios are taken run by run. The Valkey all systems share never rewrites its
+append-only file during a run (`NO_AOF_REWRITES`).
 
 Run: python -m bench.server_bench [--rooms N] [--capacity-rooms N] [--repeats N]
 """
@@ -33,10 +34,19 @@ import statistics
 import tempfile
 from pathlib import Path
 
+import redis
+
 from bench._rig import Rig
 from bench._server_report import Runs, report
 from bench.loadgen import raise_open_files_limit
 from server.embedded import EmbeddedValkey
+
+NO_AOF_REWRITES = ("auto-aof-rewrite-percentage", 0)
+"""The bench's Valkey keeps its append-only file, fsynced every second, but never
+rewrites it on its own. A run appends tens of megabytes, so Valkey would otherwise fork a
+rewrite every minute or so, and the child's seconds of CPU on the core that Redis and the
+load generators share would stall whichever system happened to be measured then: a
+latency tail set by the run's schedule, not by the system under test."""
 
 CPUS = sorted(os.sched_getaffinity(0))
 """With two cores or more (and no ``--no-pin``), the servers get a core; Redis and the
@@ -112,6 +122,8 @@ def main() -> None:
         valkey = EmbeddedValkey(Path(data))
         url = valkey.start()
         try:
+            with redis.Redis.from_url(url) as client:
+                client.config_set(*NO_AOF_REWRITES)
             runs = measure(url, args)
         finally:
             valkey.stop()
