@@ -20,6 +20,14 @@ ONE_ADDRESS = [
 ]  # fmt: skip
 """Every bench player connects from 127.0.0.1: the limits per client address are lifted
 (the per-connection request rate stays, it is part of a move's work)."""
+NO_DEAD_END_CHECKS = ["--dead-end-after", "86400"]
+"""No racer's dead-end check falls due during a run; the watch is still armed on every
+move that brings a card home, as in any race. The bench's bots play random walks that
+seldom bring a card home, and each rig idles for minutes while the others are measured,
+so every bot would be checked about every 30 s: thousands of solver jobs a run, set by
+the bench's schedule rather than by its load. Their worker processes are the servers'
+children, so they would run uncounted on the servers' pinned core, and a rig with two
+server processes has two of them."""
 
 
 def rss_kib(pid: int) -> int:
@@ -58,7 +66,7 @@ def start_server(kind: str, redis_url: str, prefix: str, cpu: int | None) -> Ser
         pattern = r"port (\d+)"
     else:
         command = ["-m", "server", "--port", "0", "--redis", redis_url, "--prefix", prefix]
-        command += ONE_ADDRESS
+        command += ONE_ADDRESS + NO_DEAD_END_CHECKS
         pattern = r"listening on ws://[\d.]+:(\d+)"
     process = subprocess.Popen(
         [sys.executable, *command], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True

@@ -14,6 +14,10 @@ this stack, so each figure is also a ratio that holds on a busy machine:
   memory per player, and ack p99 at the same pace against the process holding
   ``--rooms`` rooms.
 
+The full servers run with dead-end checks held off (`bench._procs.NO_DEAD_END_CHECKS`):
+the bots' random walks would make every racer look stuck, and the solver jobs would
+share the servers' core uncounted.
+
 Before any phase every system is warmed up (``--warmup`` seconds of saturation, not
 reported), so that every player has moved once: a player's first move reads its game
 from Redis, and the capacity system, which has no saturation phase of its own, would
