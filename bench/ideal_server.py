@@ -5,7 +5,8 @@ round trip (one EVALSHA that stores the state, bumps the room seq and appends
 to the room stream), acknowledges the sender with the stored state (as the real
 acknowledgement carries the player's board) and sends the room's event to every
 player of the room, the sender too (the protocol sends each event to all members).
-It talks to Redis as the full server's store does (`ScriptRunner` on hiredis-packed
+It runs with the full server's garbage-collector settings (`server.memory.settle`) and
+talks to Redis as the full server's store does (`ScriptRunner` on hiredis-packed
 connections, one round trip per move, no grouping), so the client library's cost is
 the same on both sides. The full server is measured against it by `bench.server_bench`.
 
@@ -24,6 +25,7 @@ import msgpack
 import redis.asyncio as aioredis
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
+from server import memory
 from server.store._runner import ScriptRunner
 from server.store._script import Script
 from server.store._wire import packing_in_c
@@ -83,6 +85,7 @@ async def main_async(port: int, redis_url: str) -> None:
     client = aioredis.Redis(connection_pool=pool)
     server = IdealServer(client)
     await server.load()
+    memory.settle()
     stop = asyncio.get_running_loop().create_future()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set_result, None)
     async with serve(server.handle, "127.0.0.1", port, compression=None) as ws:

@@ -5,13 +5,12 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
 import sys
 from contextlib import AsyncExitStack
 
-from server import pool_cmd, solve_cmd
+from server import memory, pool_cmd, solve_cmd
 from server.app import RaceServer
 from server.config import Config, parse_args
 from server.embedded import EmbeddedValkey
@@ -32,7 +31,7 @@ async def serve(config: Config) -> None:
             where = f"Redis at {url}"
         store = await Store.connect(url, config.key_prefix)
         server = await stack.enter_async_context(RaceServer(config, store))
-        _settle_memory()
+        memory.settle()
         _announce(config, server.port, where)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -41,18 +40,6 @@ async def serve(config: Config) -> None:
         stop_with_parent(stop.set)
         await stop.wait()
         _log.info("shutting down")
-
-
-def _settle_memory() -> None:
-    """Move what start-up allocated out of the collector's way.
-
-    Objects alive now (modules, schemas, tables) live as long as the process, so
-    they are frozen out of garbage collection; a higher young-generation
-    threshold makes collections rarer, which keeps long pauses off the move path.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
 
 
 def _announce(config: Config, port: int, where: str) -> None:
