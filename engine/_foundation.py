@@ -86,6 +86,28 @@ def wanted(rules: Rules, state: GameState) -> set[int]:
     return cards
 
 
+Standing = tuple[frozenset[int], int]
+"""Every card some foundation would take now, and the cards on all foundations."""
+
+_STANDINGS: dict[tuple[str, int, tuple[int, ...]], Standing] = {}
+_STANDINGS_MAX = 1 << 13
+
+
+def standing(rules: Rules, state: GameState) -> Standing:
+    """`wanted` and `progress` of ``state``, which depend on its foundations alone.
+
+    Most moves leave the foundations as they were, so the answers for recent
+    foundations are remembered (a bounded table, emptied when full).
+    """
+    key = (rules.key, state.base_rank, state.foundations)
+    found = _STANDINGS.get(key)
+    if found is None:
+        if len(_STANDINGS) >= _STANDINGS_MAX:
+            _STANDINGS.clear()
+        found = _STANDINGS[key] = (frozenset(wanted(rules, state)), progress(rules, state))
+    return found
+
+
 def cards_on(rules: Rules, base_rank: int, index: int, top: int) -> list[int]:
     """The cards on foundation ``index``, bottom to top."""
     step = -1 if rules.foundation_down[index] else 1
