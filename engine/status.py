@@ -14,7 +14,7 @@ from enum import StrEnum
 from operator import itemgetter
 
 from engine import _foundation, _stock
-from engine._tableau import Pile, run_length, takes
+from engine._tableau import Pile, takes
 from engine.rules import Rules
 from engine.state import GameState
 from engine.variants import find_variant
@@ -87,13 +87,14 @@ def _run_fits(rules: Rules, tableau: Piles, fitting: set[int], empty: bool) -> b
     `run_moves` would yield anything."""
     stacks, kinds = rules.stacks, rules.kinds
     for src, pile in enumerate(tableau):
-        run = run_length(rules, pile)
-        for count in range(2, run + 1):
-            card = pile[-count]
+        run = 1
+        while run < len(pile) and stacks[pile[-run - 1] * 52 + pile[-run]]:
+            run += 1
+            card = pile[-run]
             if kinds[card] in fitting and _fits_elsewhere(stacks, tableau, src, card):
                 return True
         if empty and any(
-            takes(rules, (), pile[-count]) for count in range(1, min(run, len(pile) - 1) + 1)
+            takes(rules, (), pile[-size]) for size in range(1, min(run, len(pile) - 1) + 1)
         ):
             return True
     return False
