@@ -66,3 +66,16 @@ def plain_progress(state: GameState) -> int:
             rank = (rank + step) % 13
             total += 1
     return total
+
+
+def plain_wanted(state: GameState) -> set[int]:
+    """Every card that, alone on tableau pile 1, could go to a foundation now."""
+    found = set()
+    for card in range(52):
+        alone = replace(state, tableau=((card,), *state.tableau[1:]))
+        if any(
+            move.src == "t" and move.src_index == 0 and move.dst == "f"
+            for move in legal_moves(alone)
+        ):
+            found.add(card)
+    return found

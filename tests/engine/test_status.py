@@ -7,9 +7,17 @@ from collections import Counter
 
 import pytest
 
-from engine import VARIANT_KEYS, GameState, Outcome, find_variant, outcome, progress
+from engine import (
+    VARIANT_KEYS,
+    GameState,
+    Outcome,
+    find_variant,
+    outcome,
+    progress,
+    wanted_cards,
+)
 from tests.engine._mixed import blocked, dealt_again, one_card_decides, walked, won
-from tests.engine._plain import plain_outcome, plain_progress, plays
+from tests.engine._plain import plain_outcome, plain_progress, plain_wanted, plays
 
 DRAWING = ("little-forty", "double-canfield-40")
 
@@ -58,3 +66,10 @@ def test_a_game_with_every_card_home_is_won(variant: str) -> None:
     state = won(variant)
     assert outcome(state) is Outcome.WON
     assert progress(state) == find_variant(variant).total == plain_progress(state)
+
+
+@pytest.mark.parametrize("variant", VARIANT_KEYS)
+def test_wanted_cards_are_those_a_foundation_takes(variant: str) -> None:
+    states = walks(variant)[::7]
+    for state in states:
+        assert wanted_cards(state) == plain_wanted(state), state
