@@ -51,6 +51,8 @@ def judge(rules: Rules, state: GameState, wanted: AbstractSet[int]) -> Outcome:
         return Outcome.WON
     if rules.stock == "deal" and state.stock:
         return Outcome.PLAYING
+    if rules.build is None and rules.stock != "draw":
+        return _judge_fans(rules, state, wanted)
     tops = [*map(_top, filter(None, state.tableau))]
     loose = [*map(_top, filter(None, (state.waste, state.reserve)))]
     faces = tops + loose
@@ -63,6 +65,17 @@ def judge(rules: Rules, state: GameState, wanted: AbstractSet[int]) -> Outcome:
     if rules.stock == "draw" and _stock_helps(rules, state, wanted, fitting, empty):
         return Outcome.PLAYING
     if rules.build is not None and _run_fits(rules, state.tableau, fitting, empty):
+        return Outcome.PLAYING
+    if rules.redeals and _stock.can_redeal(rules, state):
+        return Outcome.PLAYING
+    return Outcome.STUCK
+
+
+def _judge_fans(rules: Rules, state: GameState, wanted: AbstractSet[int]) -> Outcome:
+    """Where nothing is built and nothing drawn (fans), only a card going home or
+    a redeal is left; the piles' tops are looked at until one goes home."""
+    piles = (*state.tableau, state.waste, state.reserve)
+    if not wanted.isdisjoint(map(_top, filter(None, piles))):
         return Outcome.PLAYING
     if rules.redeals and _stock.can_redeal(rules, state):
         return Outcome.PLAYING
