@@ -77,10 +77,11 @@ def _top_texts(foundations: tuple[int, ...]) -> tuple[str | None, ...]:
 
 
 def _pile_texts(piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[str, ...], ...]:
-    """Each pile as text, all found by one pass over the table when it holds them."""
+    """Each pile as text: those the table holds found in one pass, the others added."""
     texts = tuple(map(_SEEN.get, piles))
     if None in texts:
-        return tuple(map(_texts, piles))
+        pairs = zip(piles, texts, strict=True)
+        return tuple(_texts(pile) if text is None else text for pile, text in pairs)
     return cast(tuple[tuple[str, ...], ...], texts)
 
 
