@@ -78,11 +78,11 @@ def _top_texts(foundations: tuple[int, ...]) -> tuple[str | None, ...]:
 
 def _pile_texts(piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[str, ...], ...]:
     """Each pile as text: those the table holds found in one pass, the others added."""
-    texts = tuple(map(_SEEN.get, piles))
-    if None in texts:
-        pairs = zip(piles, texts, strict=True)
-        return tuple(_texts(pile) if text is None else text for pile, text in pairs)
-    return cast(tuple[tuple[str, ...], ...], texts)
+    texts = list(map(_SEEN.get, piles))
+    while None in texts:
+        at = texts.index(None)
+        texts[at] = _texts(piles[at])
+    return cast(tuple[tuple[str, ...], ...], tuple(texts))
 
 
 def _texts(pile: tuple[int, ...]) -> tuple[str, ...]:
