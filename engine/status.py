@@ -58,9 +58,11 @@ def judge(rules: Rules, state: GameState, wanted: AbstractSet[int]) -> Outcome:
     faces = tops + loose
     if not wanted.isdisjoint(faces):
         return Outcome.PLAYING
-    fitting = set(map(rules.wants.__getitem__, tops))
+    fitting = set(map(rules.wants.__getitem__, tops))  # kinds some top takes (`Rules.kinds`)
+    if rules.build is not None and not fitting.isdisjoint(map(rules.kinds.__getitem__, faces)):
+        return Outcome.PLAYING  # a face-up card goes on a pile's top (never its own)
     empty = len(tops) < len(state.tableau)
-    if rules.build is not None and _card_fits(rules, faces, loose, fitting, empty):
+    if rules.build is not None and empty and any(takes(rules, (), card) for card in loose):
         return Outcome.PLAYING
     if rules.stock == "draw" and _stock_helps(rules, state, wanted, fitting, empty):
         return Outcome.PLAYING
@@ -82,22 +84,10 @@ def _judge_fans(rules: Rules, state: GameState, wanted: AbstractSet[int]) -> Out
     return Outcome.STUCK
 
 
-def _card_fits(
-    rules: Rules, faces: list[int], loose: list[int], fitting: set[int], empty: bool
-) -> bool:
-    """Whether a face-up card (a pile's top, or the waste or reserve top) goes onto a
-    tableau pile. ``fitting`` holds the kinds of card some pile top takes (see
-    `Rules.kinds`); a pile's top that fits on a top lies on another pile, since no
-    card fits on itself."""
-    if not fitting.isdisjoint(map(rules.kinds.__getitem__, faces)):
-        return True
-    return empty and any(takes(rules, (), card) for card in loose)
-
-
 def _run_fits(rules: Rules, tableau: Piles, fitting: set[int], empty: bool) -> bool:
     """Whether a run of two or more cards goes onto another pile's top card, or some
-    run short of a whole pile into an empty pile: with `_card_fits`, whether
-    `run_moves` would yield anything."""
+    run short of a whole pile into an empty pile: with the single cards `judge`
+    looks at first, whether `run_moves` would yield anything."""
     stacks, kinds = rules.stacks, rules.kinds
     for src, pile in enumerate(tableau):
         run = 1
