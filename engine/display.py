@@ -81,7 +81,7 @@ def _pile_texts(piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[str, ...], ..
     texts = list(map(_SEEN.get, piles))
     while None in texts:
         at = texts.index(None)
-        texts[at] = _texts(piles[at])
+        texts[at] = _remembered(piles[at])
     return cast(tuple[tuple[str, ...], ...], tuple(texts))
 
 
@@ -89,8 +89,12 @@ def _texts(pile: tuple[int, ...]) -> tuple[str, ...]:
     """A pile as text. Most piles are unchanged from one move to the next, so the
     texts of recent piles are remembered (a bounded table, emptied when full)."""
     texts = _SEEN.get(pile)
-    if texts is None:
-        if len(_SEEN) >= _SEEN_MAX:
-            _SEEN.clear()
-        texts = _SEEN[pile] = tuple(map(_TEXT.__getitem__, pile))
+    return _remembered(pile) if texts is None else texts
+
+
+def _remembered(pile: tuple[int, ...]) -> tuple[str, ...]:
+    """The texts of a pile the table lacks, now added to it."""
+    if len(_SEEN) >= _SEEN_MAX:
+        _SEEN.clear()
+    texts = _SEEN[pile] = tuple(map(_TEXT.__getitem__, pile))
     return texts
