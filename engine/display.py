@@ -63,6 +63,7 @@ _TOP_TEXT: dict[int, str | None] = {EMPTY: None, **dict(enumerate(_TEXT))}
 _SEEN: dict[tuple[int, ...], tuple[str, ...]] = {}
 _TOPS_SEEN: dict[tuple[int, ...], tuple[str | None, ...]] = {}
 _SEEN_MAX = 1 << 16
+_TOPS_SEEN_MAX = 1 << 13
 
 
 def _top_texts(foundations: tuple[int, ...]) -> tuple[str | None, ...]:
@@ -70,7 +71,7 @@ def _top_texts(foundations: tuple[int, ...]) -> tuple[str | None, ...]:
     the foundations as they were, so recent ones are remembered like piles."""
     texts = _TOPS_SEEN.get(foundations)
     if texts is None:
-        if len(_TOPS_SEEN) >= _SEEN_MAX:
+        if len(_TOPS_SEEN) >= _TOPS_SEEN_MAX:
             _TOPS_SEEN.clear()
         texts = _TOPS_SEEN[foundations] = tuple(map(_TOP_TEXT.__getitem__, foundations))
     return texts
