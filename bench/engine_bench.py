@@ -2,7 +2,10 @@
 
 For each variant: validated `apply` calls per second, `legal_moves` calls per
 second, random play-outs per second, the largest storage form seen in those
-play-outs, and the greedy player's win rate over seeded deals.
+play-outs, and the greedy player's win rate over seeded deals. Beside them,
+the engine's share of a move on the race server (the move's text parsed and
+played, the new state's view and storage form) as moves per second and as
+its cost in `apply` calls measured in the same run.
 
 Run: python -m bench.engine_bench [--games N] [--seconds S]
 """
@@ -27,7 +30,9 @@ from engine import (
     new_game,
     outcome,
     to_bytes,
+    view,
 )
+from engine import play as player_move
 
 PLAYOUT_MOVES = 500
 
@@ -36,6 +41,7 @@ PLAYOUT_MOVES = 500
 class Figures:
     variant: str
     applies: float
+    moves: float
     legal: float
     playouts: float
     max_bytes: int
@@ -74,6 +80,15 @@ def measure(variant: str, games: int, seconds: float) -> Figures:
             apply(state, move)
         return len(pairs)
 
+    texts = [(state, move.format()) for state, move in pairs]
+
+    def server_moves() -> int:
+        for state, text in texts:
+            after = player_move(state, Move.parse(text))
+            view(after)
+            to_bytes(after)
+        return len(texts)
+
     def legal() -> int:
         for state in states:
             legal_moves(state)
@@ -89,6 +104,7 @@ def measure(variant: str, games: int, seconds: float) -> Figures:
     return Figures(
         variant=variant,
         applies=rate(applies, seconds),
+        moves=rate(server_moves, seconds),
         legal=rate(legal, seconds),
         playouts=rate(playout, seconds),
         max_bytes=max(len(to_bytes(state)) for state in states),
@@ -100,7 +116,9 @@ def measure(variant: str, games: int, seconds: float) -> Figures:
 def report(figures: Figures) -> str:
     win_rate = 100 * figures.wins / figures.games if figures.games else 0.0
     return (
-        f"{figures.variant:<20}{figures.applies:>12,.0f}{figures.legal:>14,.0f}"
+        f"{figures.variant:<20}{figures.applies:>12,.0f}"
+        f"{figures.moves:>12,.0f}{figures.applies / figures.moves:>9.1f}x"
+        f"{figures.legal:>14,.0f}"
         f"{figures.playouts:>12,.1f}{figures.max_bytes:>10}"
         f"{win_rate:>10.1f}% of {figures.games}"
     )
@@ -120,7 +138,8 @@ def main() -> None:
     pin_to_one_core()
     print("engine, one core")
     print(
-        f"{'variant':<20}{'apply/s':>12}{'legal/s':>14}{'playouts/s':>12}{'bytes':>10}  greedy wins"
+        f"{'variant':<20}{'apply/s':>12}{'move/s':>12}{'applies':>10}"
+        f"{'legal/s':>14}{'playouts/s':>12}{'bytes':>10}  greedy wins"
     )
     for variant in VARIANT_KEYS:
         print(report(measure(variant, args.games, args.seconds)), flush=True)

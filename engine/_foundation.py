@@ -6,8 +6,12 @@ so a top and a height say everything; `cards_on` expands them when needed.
 
 from __future__ import annotations
 
+import functools
+from operator import getitem
+
 from engine.rules import Rules
 from engine.state import EMPTY, GameState
+from engine.variants import find_variant
 
 _NEXT_UP = tuple(card - card % 13 + (card % 13 + 1) % 13 for card in range(52))
 _NEXT_DOWN = tuple(card - card % 13 + (card % 13 - 1) % 13 for card in range(52))
@@ -63,27 +67,61 @@ def distinct_fits(rules: Rules, state: GameState, card: int) -> list[int]:
 
 
 def wanted(rules: Rules, state: GameState) -> set[int]:
-    """Every card some foundation would take now.
+    """Every card some foundation would take now."""
+    takes = _tables(rules.key, state.base_rank)[0]
+    return set().union(*map(getitem, takes, state.foundations))
 
-    A foundation is full when the card after its top would have its start
-    rank again, which spares computing heights on this hot path.
+
+Takes = dict[int, frozenset[int]]
+Heights = dict[int, int]
+
+
+@functools.cache
+def _tables(key: str, base_rank: int) -> tuple[tuple[Takes, ...], tuple[Heights, ...]]:
+    """For each foundation of variant ``key`` in a game of base rank ``base_rank``,
+    by its top card (or `EMPTY`): the cards it takes, and how many it holds."""
+    rules = find_variant(key)
+    tops = (EMPTY, *range(52))
+    takes = tuple(
+        {top: _taken(rules, base_rank, index, top) for top in tops}
+        for index in range(rules.foundations)
+    )
+    heights = tuple(
+        {top: height(rules, base_rank, index, top) for top in tops}
+        for index in range(rules.foundations)
+    )
+    return takes, heights
+
+
+def _taken(rules: Rules, base_rank: int, index: int, top: int) -> frozenset[int]:
+    if top == EMPTY:
+        return frozenset(card for card in range(52) if accepts(rules, base_rank, index, top, card))
+    card = next_card(rules, index, top)
+    return frozenset((card,)) if accepts(rules, base_rank, index, top, card) else frozenset()
+
+
+Standing = tuple[frozenset[int], int]
+"""Every card some foundation would take now, and the cards on all foundations."""
+
+_STANDINGS: dict[tuple[str, int, tuple[int, ...]], Standing] = {}
+_STANDINGS_MAX = 1 << 13
+
+
+def standing(rules: Rules, state: GameState) -> Standing:
+    """`wanted` and `progress` of ``state``, which depend on its foundations alone.
+
+    Most moves leave the foundations as they were, so the answers for recent
+    foundations are remembered (a bounded table, emptied when full).
     """
-    cards: set[int] = set()
-    base = state.base_rank
-    down, suits = rules.foundation_down, rules.foundation_suits
-    for index, top in enumerate(state.foundations):
-        start = rules.start_rank(index, base)
-        if top == EMPTY:
-            suit = suits[index]
-            if suit is None:
-                cards.update((start - 1, start + 12, start + 25, start + 38))
-            else:
-                cards.add(suit * 13 + start - 1)
-            continue
-        follower = _NEXT_DOWN[top] if down[index] else _NEXT_UP[top]
-        if follower % 13 + 1 != start:
-            cards.add(follower)
-    return cards
+    key = (rules.key, state.base_rank, state.foundations)
+    found = _STANDINGS.get(key)
+    if found is None:
+        if len(_STANDINGS) >= _STANDINGS_MAX:
+            _STANDINGS.clear()
+        takes, heights = _tables(rules.key, state.base_rank)
+        cards = frozenset().union(*map(getitem, takes, state.foundations))
+        found = _STANDINGS[key] = (cards, sum(map(getitem, heights, state.foundations)))
+    return found
 
 
 def cards_on(rules: Rules, base_rank: int, index: int, top: int) -> list[int]:
@@ -95,6 +133,6 @@ def cards_on(rules: Rules, base_rank: int, index: int, top: int) -> list[int]:
 
 def progress(rules: Rules, state: GameState) -> int:
     """Cards on all foundations."""
-    return sum(
-        height(rules, state.base_rank, index, top) for index, top in enumerate(state.foundations)
-    )
+    heights = _tables(rules.key, state.base_rank)[1]
+    total: int = sum(map(getitem, heights, state.foundations))
+    return total

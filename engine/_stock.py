@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine import _foundation
 from engine._layout import fans
 from engine.deal import permutation
@@ -134,16 +136,27 @@ def tops(state: GameState) -> list[int]:
     return [pile[-1] for pile in state.tableau if pile]
 
 
-def reachable(rules: Rules, state: GameState) -> list[int]:
-    """Cards that would reach the waste top by drawing and recycling alone,
-    before the passes run out (or in one whole cycle when they never do)."""
+def can_bring_up(rules: Rules, state: GameState) -> bool:
+    """Whether drawing or recycling could still bring some card to the waste top."""
+    return bool(state.stock or (state.waste and _may_recycle(rules, state)))
+
+
+def waste_tops(rules: Rules, state: GameState) -> Iterator[tuple[int, ...]]:
+    """The cards that drawing and recycling alone bring to the waste top: those
+    of the pass through the stock, then, where the passes allow another, those
+    of one whole cycle (later passes repeat it)."""
     drawn = state.stock[::-1]
-    found = _pass_tops(drawn, rules.draw)
-    if rules.recycles is None or state.passes < rules.recycles:
-        found += _pass_tops(state.waste + drawn, rules.draw)
-    return found
+    yield _pass_tops(drawn, rules.draw)
+    if _may_recycle(rules, state):
+        yield _pass_tops(state.waste + drawn, rules.draw)
 
 
-def _pass_tops(cards: tuple[int, ...], step: int) -> list[int]:
-    """The waste top after each draw of one pass through ``cards``."""
-    return [cards[min(i + step, len(cards)) - 1] for i in range(0, len(cards), step)]
+def _may_recycle(rules: Rules, state: GameState) -> bool:
+    return rules.recycles is None or state.passes < rules.recycles
+
+
+def _pass_tops(cards: tuple[int, ...], step: int) -> tuple[int, ...]:
+    """The waste top after each draw of one pass through ``cards``: every
+    ``step``-th card, and the last one when a short draw ends the pass."""
+    tops = cards[step - 1 :: step]
+    return tops + cards[-1:] if len(cards) % step else tops

@@ -31,15 +31,23 @@ _MAX_VARINT_BYTES = 5
 
 def to_bytes(state: GameState) -> bytes:
     """The storage form of ``state``."""
-    rules = find_variant(state.variant)
-    out = bytearray((FORMAT, VARIANT_KEYS.index(rules.key), state.base_rank))
+    out = [FORMAT, _VARIANT_NUMBER[find_variant(state.variant).key], state.base_rank]
     _put_varint(out, state.passes)
-    out += bytes(_EMPTY_TOP if top == EMPTY else top for top in state.foundations)
+    out += map(_TOP_BYTE.get, state.foundations, state.foundations)
     for pile in (*state.tableau, state.stock, state.waste, state.reserve):
-        _put_pile(out, pile)
+        if pile:
+            out += pile
+            out[-1] |= _LAST
+        else:
+            out.append(_EMPTY_PILE)
     out.append(len(state.seed))
     out += state.seed
-    return bytes(out)
+    return bytes(bytearray(out))  # twice as fast as bytes(out) from a list
+
+
+_VARIANT_NUMBER = {key: number for number, key in enumerate(VARIANT_KEYS)}
+_TOP_BYTE = {EMPTY: _EMPTY_TOP}
+"""A foundation's top as a byte, where it is not its card."""
 
 
 def from_bytes(data: bytes) -> GameState:
@@ -54,19 +62,11 @@ def from_bytes(data: bytes) -> GameState:
     return state
 
 
-def _put_varint(out: bytearray, value: int) -> None:
+def _put_varint(out: list[int], value: int) -> None:
     while value >= 0x80:
         out.append(value & 0x7F | 0x80)
         value >>= 7
     out.append(value)
-
-
-def _put_pile(out: bytearray, pile: tuple[int, ...]) -> None:
-    if not pile:
-        out.append(_EMPTY_PILE)
-        return
-    out += bytes(pile[:-1])
-    out.append(pile[-1] | _LAST)
 
 
 def _read(data: bytes) -> tuple[GameState, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 from engine import _foundation, _stock
 from engine._layout import deal_out
@@ -47,7 +47,9 @@ def apply(state: GameState, move: Move) -> GameState:
     action = move.action
     if action == "move":
         _check_shape(rules, move)
-        return _move_cards(rules, state, move)
+        if move.src == "t" and move.dst == "t":
+            return _move_run(rules, state, move)
+        return _move_card(rules, state, move)
     if move.src is not None or move.dst is not None or move.count is not None:
         raise InvalidMove(f"a {action!r} move names no piles")
     if action in {"draw", "recycle"}:
@@ -74,7 +76,7 @@ def play(state: GameState, move: Move) -> GameState:
     that any log of moves once accepted still replays.
     """
     after = apply(state, move)
-    if move.dst != "t" or move.src != "t" or after != state:
+    if after is not state:  # `apply` hands back ``state`` itself for that move alone
         return after
     rules, src = find_variant(state.variant), move.src_index
     raise NoEffect(whole_pile_hint(rules, state.tableau[src], src, move.dst_index or 0))
@@ -82,36 +84,38 @@ def play(state: GameState, move: Move) -> GameState:
 
 def _check_shape(rules: Rules, move: Move) -> None:
     """Refuse, as malformed, a move naming a pile the variant lacks."""
-    if move.src == "t":
-        _check_index(move.src_index, rules.piles, "tableau pile")
-    elif move.src == "w":
+    src, dst = move.src, move.dst
+    if src == "t":
+        index = move.src_index
+        if index is None or not 0 <= index < rules.piles:
+            _refuse_index(index, rules.piles, "tableau pile")
+    elif src == "w":
         if rules.stock != "draw":
             raise InvalidMove(f"{rules.name} has no waste pile")
-    elif move.src == "r":
+    elif src == "r":
         if not rules.reserve:
             raise InvalidMove(f"{rules.name} has no reserve")
     else:
         raise InvalidMove("a move starts from a tableau pile, the waste or the reserve")
-    if move.count is not None and (move.src != "t" or move.count < 1):
+    if move.count is not None and (src != "t" or move.count < 1):
         raise InvalidMove("a card count belongs only to a move from a tableau pile")
-    if move.dst == "t":
-        _check_index(move.dst_index, rules.piles, "tableau pile")
-    elif move.dst == "f":
-        if move.dst_index is not None:
-            _check_index(move.dst_index, rules.foundations, "foundation")
+    target = move.dst_index
+    if dst == "t":
+        if target is None or not 0 <= target < rules.piles:
+            _refuse_index(target, rules.piles, "tableau pile")
+    elif dst == "f":
+        if target is not None and not 0 <= target < rules.foundations:
+            _refuse_index(target, rules.foundations, "foundation")
     else:
         raise InvalidMove("a move goes to a tableau pile or a foundation")
 
 
-def _check_index(index: int | None, size: int, what: str) -> None:
-    if index is None or not 0 <= index < size:
-        shown = "none" if index is None else index + 1
-        raise InvalidMove(f"there is no {what} {shown}; they are numbered 1 to {size}")
+def _refuse_index(index: int | None, size: int, what: str) -> NoReturn:
+    shown = "none" if index is None else index + 1
+    raise InvalidMove(f"there is no {what} {shown}; they are numbered 1 to {size}")
 
 
-def _move_cards(rules: Rules, state: GameState, move: Move) -> GameState:
-    if move.src == "t" and move.dst == "t":
-        return _move_run(rules, state, move)
+def _move_card(rules: Rules, state: GameState, move: Move) -> GameState:
     card, tableau, waste, reserve = _take_one(state, move)
     foundations = state.foundations
     if move.dst == "f":

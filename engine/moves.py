@@ -58,7 +58,21 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """The move ``text`` names; `InvalidMove` for any text that is not the notation."""
+        """The move ``text`` names; `InvalidMove` for any text that is not the notation.
+
+        Players send the same few texts again and again, so the moves of recent
+        texts are remembered (a bounded table, emptied when full; moves are
+        immutable, so one may be handed out many times).
+        """
+        move = _PARSED.get(text)
+        if move is None:
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            move = _PARSED[text] = cls._read(text)
+        return move
+
+    @classmethod
+    def _read(cls, text: str) -> Move:
         if not text.isascii():
             raise InvalidMove(f"cannot read move {text!r}: the notation uses plain ASCII only")
         words = text.strip().lower().split()
@@ -84,6 +98,10 @@ class Move:
 
     def __str__(self) -> str:
         return self.format()
+
+
+_PARSED: dict[str, Move] = {}
+_PARSED_MAX = 1 << 12
 
 
 def _number(digits: str, most: int) -> int | None:

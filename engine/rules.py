@@ -57,6 +57,11 @@ class Rules:
     """``stacks[lower * 52 + upper]`` is 1 when ``upper`` may lie on ``lower``."""
     takers: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
     """``takers[lower]``: every card that may lie on ``lower``."""
+    kinds: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """``kinds[card]``: the card's rank, and its colour where building alternates.
+    Cards of one kind lie on the same cards."""
+    wants: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """``wants[lower]``: the kind of every card that may lie on ``lower``; -1 when none may."""
 
     def __post_init__(self) -> None:
         stacks = _stack_table(self.build, self.wrap)
@@ -66,6 +71,13 @@ class Rules:
             for low in range(CARDS_PER_DECK)
         )
         object.__setattr__(self, "takers", takers)
+        kinds = tuple(
+            card % 13 * 2 + is_red(card) if self.build == "alternate" else card % 13
+            for card in range(CARDS_PER_DECK)
+        )
+        object.__setattr__(self, "kinds", kinds)
+        wants = tuple(kinds[min(up)] if up else -1 for up in takers)
+        object.__setattr__(self, "wants", wants)
 
     @property
     def total(self) -> int:

@@ -15,6 +15,7 @@ from engine import (
     to_bytes,
 )
 from engine.codec import FORMAT
+from tests.engine._mixed import blocked, dealt_again, walked
 
 SEED = b"codec race"
 
@@ -30,6 +31,32 @@ def played(variant: str, moves: int = 60) -> list[GameState]:
         state = apply(state, legal[len(states) % len(legal)])
         states.append(state)
     return states
+
+
+def plain_bytes(state: GameState) -> bytes:
+    """The layout of format 1, written out field by field."""
+    out = [FORMAT, VARIANT_KEYS.index(state.variant), state.base_rank]
+    passes = state.passes
+    while passes >= 128:
+        out.append(passes % 128 + 128)
+        passes //= 128
+    out.append(passes)
+    out += [255 if top == -1 else top for top in state.foundations]
+    for pile in (*state.tableau, state.stock, state.waste, state.reserve):
+        out += [*pile[:-1], pile[-1] + 128] if pile else [64]
+    out += [len(state.seed), *state.seed]
+    return bytes(out)
+
+
+@pytest.mark.parametrize("variant", VARIANT_KEYS)
+def test_the_layout_of_many_positions(variant: str) -> None:
+    states = walked(variant, games=2, seed=10)
+    states += blocked(dealt_again(states, seed=11), seed=12)
+    for state in states:
+        assert to_bytes(state) == plain_bytes(state), state
+    for passes in (127, 128, 300_000):
+        state = replace(states[0], passes=passes)
+        assert to_bytes(state) == plain_bytes(state)
 
 
 @pytest.mark.parametrize("variant", VARIANT_KEYS)

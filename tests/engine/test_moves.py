@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import moves
 from engine.errors import EngineError, InvalidMove
 from engine.moves import Move
 
@@ -169,3 +170,20 @@ def test_any_text_parses_or_raises_invalid_move_only(text: str) -> None:
         return
     assert text.isascii()
     assert Move.parse(move.format()) == move
+
+
+def test_texts_read_alike_however_often_and_in_whatever_order_they_come() -> None:
+    # Twice as many distinct texts as the table of recent texts holds, read in
+    # turn three times over, with malformed ones in between.
+    expected = {
+        f"t{pile} {' ' * spaces}t{target}": Move("move", "t", pile - 1, None, "t", target - 1)
+        for spaces in (1, 2)
+        for pile in range(1, 100)
+        for target in range(1, 100)
+    }
+    texts = list(expected)[: 2 * moves._PARSED_MAX]
+    for text in [*texts, *reversed(texts), *texts]:
+        assert Move.parse(text) == expected[text]
+        with pytest.raises(InvalidMove, match="a move goes to"):
+            Move.parse(text.replace(" t", " x"))
+    assert len(moves._PARSED) <= moves._PARSED_MAX

@@ -4,8 +4,11 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from engine import GameState, Move, View, apply, new_game, view
+from engine import VARIANT_KEYS, GameState, Move, View, apply, find_variant, new_game, view
 from engine.cards import format_card
+from engine.state import EMPTY
+from tests.engine._mixed import blocked, dealt_again, walked
+from tests.engine._plain import plain_outcome, plain_progress
 
 SEED = b"view race"
 
@@ -93,3 +96,33 @@ def test_view_is_a_frozen_value() -> None:
     assert seen == view(new_game("little-forty", SEED))
     with pytest.raises(FrozenInstanceError):
         seen.stock = 0  # type: ignore[misc]
+
+
+def plain_view(state: GameState) -> View:
+    rules = find_variant(state.variant)
+    allowed = rules.passes
+    return View(
+        variant=state.variant,
+        tableau=tuple(texts(pile) for pile in state.tableau),
+        foundations=tuple(None if top == EMPTY else format_card(top) for top in state.foundations),
+        stock=len(state.stock),
+        waste=texts(state.waste),
+        reserve=format_card(state.reserve[-1]) if state.reserve else None,
+        reserve_hidden=max(0, len(state.reserve) - 1),
+        passes_left=None if allowed is None else max(0, allowed - state.passes),
+        base_rank=state.base_rank,
+        outcome=plain_outcome(state).value,
+        progress=plain_progress(state),
+        total=rules.total,
+    )
+
+
+@pytest.mark.parametrize("variant", VARIANT_KEYS)
+def test_every_field_of_many_positions(variant: str) -> None:
+    states = walked(variant, games=2, seed=7)
+    states += blocked(dealt_again(states, seed=8), seed=9)
+    outcomes = set()
+    for state in states:
+        assert view(state) == plain_view(state), state
+        outcomes.add(view(state).outcome)
+    assert outcomes >= {"playing", "stuck"}
