@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from operator import getitem
 
+from engine._table import Remembered
 from engine.rules import Rules
 from engine.state import EMPTY, GameState
 from engine.variants import find_variant
@@ -68,8 +69,7 @@ def distinct_fits(rules: Rules, state: GameState, card: int) -> list[int]:
 
 def wanted(rules: Rules, state: GameState) -> set[int]:
     """Every card some foundation would take now."""
-    takes = _tables(rules.key, state.base_rank)[0]
-    return set().union(*map(getitem, takes, state.foundations))
+    return set(standing(rules, state)[0])
 
 
 Takes = dict[int, frozenset[int]]
@@ -103,25 +103,23 @@ def _taken(rules: Rules, base_rank: int, index: int, top: int) -> frozenset[int]
 Standing = tuple[frozenset[int], int]
 """Every card some foundation would take now, and the cards on all foundations."""
 
-_STANDINGS: dict[tuple[str, int, tuple[int, ...]], Standing] = {}
-_STANDINGS_MAX = 1 << 13
-
 
 def standing(rules: Rules, state: GameState) -> Standing:
-    """`wanted` and `progress` of ``state``, which depend on its foundations alone.
+    """`wanted` and `progress` of ``state``, which depend on its foundations alone;
+    those of recent foundations are remembered."""
+    return _STANDINGS[rules.key, state.base_rank, state.foundations]
 
-    Most moves leave the foundations as they were, so the answers for recent
-    foundations are remembered (a bounded table, emptied when full).
-    """
-    key = (rules.key, state.base_rank, state.foundations)
-    found = _STANDINGS.get(key)
-    if found is None:
-        if len(_STANDINGS) >= _STANDINGS_MAX:
-            _STANDINGS.clear()
-        takes, heights = _tables(rules.key, state.base_rank)
-        cards = frozenset().union(*map(getitem, takes, state.foundations))
-        found = _STANDINGS[key] = (cards, sum(map(getitem, heights, state.foundations)))
-    return found
+
+def _standing_of(key: tuple[str, int, tuple[int, ...]]) -> Standing:
+    variant, base_rank, foundations = key
+    takes, heights = _tables(variant, base_rank)
+    cards = frozenset().union(*map(getitem, takes, foundations))
+    return cards, sum(map(getitem, heights, foundations))
+
+
+_STANDINGS: Remembered[tuple[str, int, tuple[int, ...]], Standing] = Remembered(
+    _standing_of, 1 << 13
+)
 
 
 def cards_on(rules: Rules, base_rank: int, index: int, top: int) -> list[int]:
@@ -129,10 +127,3 @@ def cards_on(rules: Rules, base_rank: int, index: int, top: int) -> list[int]:
     step = -1 if rules.foundation_down[index] else 1
     count = height(rules, base_rank, index, top)
     return [top - top % 13 + (top % 13 - step * (count - 1 - i)) % 13 for i in range(count)]
-
-
-def progress(rules: Rules, state: GameState) -> int:
-    """Cards on all foundations."""
-    heights = _tables(rules.key, state.base_rank)[1]
-    total: int = sum(map(getitem, heights, state.foundations))
-    return total

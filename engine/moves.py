@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from engine._table import Remembered
 from engine.errors import InvalidMove
 
 Action = Literal["move", "draw", "recycle", "deal", "redeal"]
@@ -64,12 +65,7 @@ class Move:
         texts are remembered (a bounded table, emptied when full; moves are
         immutable, so one may be handed out many times).
         """
-        move = _PARSED.get(text)
-        if move is None:
-            if len(_PARSED) >= _PARSED_MAX:
-                _PARSED.clear()
-            move = _PARSED[text] = cls._read(text)
-        return move
+        return _PARSED[text]
 
     @classmethod
     def _read(cls, text: str) -> Move:
@@ -100,8 +96,7 @@ class Move:
         return self.format()
 
 
-_PARSED: dict[str, Move] = {}
-_PARSED_MAX = 1 << 12
+_PARSED: Remembered[str, Move] = Remembered(Move._read, 1 << 12)
 
 
 def _number(digits: str, most: int) -> int | None:

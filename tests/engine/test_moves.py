@@ -181,9 +181,9 @@ def test_texts_read_alike_however_often_and_in_whatever_order_they_come() -> Non
         for pile in range(1, 100)
         for target in range(1, 100)
     }
-    texts = list(expected)[: 2 * moves._PARSED_MAX]
+    texts = list(expected)[: 2 * moves._PARSED.most]
     for text in [*texts, *reversed(texts), *texts]:
         assert Move.parse(text) == expected[text]
         with pytest.raises(InvalidMove, match="a move goes to"):
             Move.parse(text.replace(" t", " x"))
-    assert len(moves._PARSED) <= moves._PARSED_MAX
+    assert len(moves._PARSED) <= moves._PARSED.most
