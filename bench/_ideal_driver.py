@@ -41,11 +41,10 @@ class IdealBot:
 
 
 async def setup(urls: Sequence[str], rooms: range, players: int) -> Sequence[IdealBot]:
-    """Join `players` bots to each room of `rooms` on the first of `urls`."""
-    url = urls[0]
+    """Join `players` bots to each room of `rooms`, each room's players spread over `urls`."""
 
     async def one(room: int, seat: int) -> IdealBot:
-        conn = await connect(url, compression=None, max_queue=None)
+        conn = await connect(urls[seat % len(urls)], compression=None, max_queue=None)
         bot = IdealBot(conn, seat)
         await bot.request({"t": "join", "room": f"R{room}"})
         return bot

@@ -63,6 +63,7 @@ def start_server(kind: str, redis_url: str, prefix: str, cpu: int | None) -> Ser
     """A server of `kind` ("ideal" or "full") on a free port, pinned to `cpu` if given."""
     if kind == "ideal":
         command = ["-m", "bench.ideal_server", "--port", "0", "--redis", redis_url]
+        command += ["--prefix", prefix]
         pattern = r"port (\d+)"
     else:
         command = ["-m", "server", "--port", "0", "--redis", redis_url, "--prefix", prefix]

@@ -91,12 +91,30 @@ def latency_rows(runs: Runs) -> list[tuple[Row, str]]:
 
 
 def scale_rows(runs: Runs) -> list[tuple[Row, str]]:
-    names = ("ideal", "full", "full x2")
+    """Each path on one and on two processes, and its 2/1 ratio."""
+    ideal, full = ("ideal", "ideal x2"), ("full", "full x2")
     cpu, p99 = f">={SCALE_CPU_MIN}", f"<={SCALE_P99_MAX}"
     return [
-        (_row("moves per server CPU-s", _paced(runs, names, "moves_per_cpu_s"), cpu, cpu), ",.0f"),
-        (_row("ack p99 ms", _paced(runs, names, "p99_ms"), p99, p99), ".2f"),
+        (_row("ideal: moves/CPU-s", _paced(runs, ideal, "moves_per_cpu_s")), ",.0f"),
+        (_row("full: moves/CPU-s", _paced(runs, full, "moves_per_cpu_s"), cpu, cpu), ",.0f"),
+        (_row("ideal: ack p99 ms", _paced(runs, ideal, "p99_ms")), ".2f"),
+        (_row("full: ack p99 ms", _paced(runs, full, "p99_ms"), p99, p99), ".2f"),
     ]
+
+
+def scale_against_ideal_rows(runs: Runs) -> list[tuple[Row, str]]:
+    """The 2/1 ratios of both paths, run by run, and the full server's over the ideal
+    path's: 1.00 means a second process costs the server what it costs the ideal path."""
+    rows = []
+    for label, figure in (("moves/CPU-s", "moves_per_cpu_s"), ("ack p99 ms", "p99_ms")):
+        columns = [_two_over_one(runs, name, figure) for name in ("ideal", "full")]
+        rows.append((_row(label, columns), ".2f"))
+    return rows
+
+
+def _two_over_one(runs: Runs, name: str, figure: str) -> list[float]:
+    one, two = _paced(runs, (name, f"{name} x2"), figure)
+    return [run_2 / run_1 for run_1, run_2 in zip(one, two, strict=True)]
 
 
 def capacity_rows(runs: Runs) -> list[tuple[Row, str]]:
@@ -156,9 +174,15 @@ def report(runs: Runs, args: argparse.Namespace) -> None:
     )
     _table(
         f"Scale-out: {players} on 1 and on 2 server processes, same pace",
-        ["ideal path", "1 process", "2 processes"],
+        ["1 process", "2 processes"],
         "2/1",
         scale_rows(runs),
+    )
+    _table(
+        "Scale-out, the full server against the ideal path",
+        ["ideal path, 2/1", "full server, 2/1"],
+        "full/ideal",
+        scale_against_ideal_rows(runs),
     )
     if "capacity" in runs.paced:
         _table(

@@ -8,7 +8,9 @@ this stack, so each figure is also a ratio that holds on a busy machine:
 - latency: the ideal path's saturation is measured first; then the ideal path and
   the full server are paced at half of it and their ack p99 compared;
 - scale-out: the same rooms and pace on two server processes, each room's players
-  spread over both: moves per server CPU-second and ack p99 against one process;
+  spread over both: moves per server CPU-second and ack p99 against one process,
+  for the ideal path (its processes share rooms through Redis pub/sub, as the full
+  server's do) and for the full server;
 - capacity (with ``--capacity-rooms``; ``make bench-capacity`` gives 2,500 rooms,
   10,000 players, which take minutes to seat): one process holding them; server
   memory per player, and ack p99 at the same pace against the process holding
@@ -65,6 +67,7 @@ def start_rigs(url: str, args: argparse.Namespace, stack: contextlib.ExitStack) 
     plan: list[tuple[str, str, int, range, int]] = [
         ("ideal", "ideal", 1, rooms, 1),
         ("full", "full", 1, rooms, 1),
+        ("ideal x2", "ideal", 2, rooms, 1),
         ("full x2", "full", 2, rooms, 1),
     ]
     if args.capacity_rooms:
