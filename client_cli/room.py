@@ -110,7 +110,11 @@ def _countdown(room: RoomSnapshot, event: Countdown) -> RoomSnapshot:
 
 
 def _started(room: RoomSnapshot, event: RaceStarted) -> RoomSnapshot:
-    players = _every_player(room, outcome="playing", progress=0, moves=0, finished_at_ms=None)
+    """Every player starts from the deal, with the cards it deals home (a base card) home."""
+    progress = event.board.progress
+    players = _every_player(
+        room, outcome="playing", progress=progress, moves=0, finished_at_ms=None
+    )
     update = {"phase": "racing", "start_at_ms": event.start_at_ms, "players": players}
     return room.model_copy(update=update)
 

@@ -43,7 +43,9 @@ const CHANGES = {
   }),
   race_started(room, event) {
     const started = { ...room, phase: "racing", start_at_ms: event.start_at_ms };
-    return playersWith(started, (player) => ({ ...player, ...FRESH_RACE }));
+    // Every player starts from the deal, with the cards it deals home (a base card) home.
+    const fresh = { ...FRESH_RACE, progress: event.board.progress };
+    return playersWith(started, (player) => ({ ...player, ...fresh }));
   },
   progress: (room, event) =>
     updateSeat(room, event.seat, { progress: event.progress, moves: event.moves, outcome: event.outcome }),

@@ -94,3 +94,13 @@ def test_a_race_from_countdown_to_ranking_and_rematch() -> None:
 def test_player_name_falls_back_to_the_seat() -> None:
     assert player_name(room(), 1) == "Bob"
     assert player_name(room(), 6) == "seat 7"
+
+
+def test_a_race_starts_with_every_player_at_the_cards_the_deal_puts_home() -> None:
+    start = board("double-canfield-40")  # its deal puts a base card home
+    assert start.progress == 1
+    played = apply_event(room(phase="finished"), Rematch(race_no=2))
+    racing = apply_event(
+        played, RaceStarted(race_no=2, start_at_ms=5000, ends_at_ms=65000, board=start)
+    )
+    assert [(p.progress, p.moves) for p in racing.players] == [(1, 0), (1, 0)]

@@ -161,12 +161,12 @@ ROOM = """async ([room, frames]) => {
 async def test_room_events_change_the_room_as_the_server_did(tab: Tab) -> None:
     settings = Settings(countdown_s=1, deal_number=3).model_dump()
     room = {
-        "code": "ABC234", "variant": "little-forty", "settings": settings, "phase": "lobby",
+        "code": "ABC234", "variant": "double-canfield-40", "settings": settings, "phase": "lobby",
         "race_no": 1, "host": 0, "spectators": 1, "start_at_ms": None, "seed_commit": None,
         "seed": None, "players": [],
     }  # fmt: skip
     commit = hashlib.sha256(b"deal:3").hexdigest()
-    board = _board(variant="little-forty")
+    board = _board(progress=1)  # the deal puts a base card home
     frames = [
         (1, {"type": "player_joined", "seat": 0, "name": "Ada"}),
         (2, {"type": "player_joined", "seat": 1, "name": "Bob"}),
@@ -190,6 +190,7 @@ async def test_room_events_change_the_room_as_the_server_did(tab: Tab) -> None:
     players = {player["seat"]: player for player in got["room"]["players"]}
     assert sorted(players) == [0, 1]
     assert players[0]["away"] is True and players[0]["ready"] is True
+    assert (players[0]["progress"], players[0]["moves"]) == (1, 0)
     assert (players[1]["progress"], players[1]["moves"], players[1]["outcome"]) == (
         2,
         4,
