@@ -203,6 +203,10 @@ async def current_snapshot(session: Session, request_id: int | None) -> Snapshot
 async def disconnected(session: Session) -> None:
     """The socket closed: spectators and lobby players leave; racers are marked away.
 
+    When this process is stopping, players keep their seats as they were (they come
+    back on another process), while spectators leave: coming back, they are counted
+    again wherever they land.
+
     Runs under the token's lock, so a resume of the same token on a new socket
     either comes first (this socket is then no longer in the room) or finds the
     room as this leaving left it.
@@ -215,7 +219,7 @@ async def disconnected(session: Session) -> None:
         code, seat = session.code, session.seat
         services = session.services
         await session.unbind()
-        if services.stopping:
+        if services.stopping and seat is not None:
             return
         with contextlib.suppress(RoomError):
             now = services.clock.now_ms

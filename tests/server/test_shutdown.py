@@ -13,7 +13,17 @@ import asyncio
 
 import pytest
 
-from protocol import CloseCode, Error, GoingAway, MoveOk, decode_server
+from protocol import (
+    CloseCode,
+    CreateRoom,
+    Error,
+    GoingAway,
+    JoinRoom,
+    MoveOk,
+    Resume,
+    Sync,
+    decode_server,
+)
 from server.store import Store
 from tests.conftest import OpenStore
 from tests.server._client import Client, start_race
@@ -98,4 +108,28 @@ async def test_a_request_stuck_in_the_store_cannot_hold_the_shutdown_past_its_gr
     assert await stuck.closed() != CloseCode.GOING_AWAY
     assert replies(stuck) == []
     for client in (stuck, idle):
+        await client.close()
+
+
+async def test_a_spectator_sent_away_by_a_stop_is_counted_once_where_it_comes_back(
+    open_store: OpenStore, start_server: ServerFactory
+) -> None:
+    """The stopping process lets its spectators go (they come back elsewhere and are
+    counted there); its racers keep their seats."""
+    stopping, staying = [await start_server(await open_store()) for _ in range(2)]
+    ann = await Client.open(f"ws://127.0.0.1:{staying.port}", staying.clock)
+    created = await ann.call(CreateRoom, variant=VARIANT, name="Ann", settings=SETTINGS)
+    eve = await Client.open(f"ws://127.0.0.1:{stopping.port}", stopping.clock)
+    watching = await eve.call(JoinRoom, code=created.code, name="Eve", role="spectator")
+    await ann.wait_event("spectator_count", lambda event: event.count == 1)
+
+    await stopping.stop()
+    assert await eve.closed() == CloseCode.GOING_AWAY
+    back = await Client.open(f"ws://127.0.0.1:{staying.port}", staying.clock)
+    assert (await back.call(Resume, token=watching.token, last_seq=0)).type in {
+        "resumed",
+        "snapshot",
+    }
+    assert (await ann.call(Sync)).room.spectators == 1
+    for client in (ann, eve, back):
         await client.close()
