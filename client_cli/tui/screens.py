@@ -15,7 +15,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from client_cli.tui.hints import verdict_lines
-from client_cli.tui.texts import HELP, lobby_keys, lobby_lines, results_keys, results_lines
+from client_cli.tui.texts import (
+    HELP,
+    folded_checks,
+    lobby_keys,
+    lobby_lines,
+    results_keys,
+    results_lines,
+    rows_taken,
+)
 from engine import find_variant
 
 if TYPE_CHECKING:
@@ -88,8 +96,13 @@ class ResultsScreen(View):
         if tracker.room is None or app.over is None:
             return
         total = find_variant(tracker.room.variant).total
-        lines = [*results_lines(app.over, total, app.checks), *verdict_lines(tracker.room)]
-        self.query_one("#results", Static).update(Text("\n").join(lines))
+        verdict = verdict_lines(tracker.room)
+        area = self.query_one("#results", Static)
+        lines = [*results_lines(app.over, total, app.checks), *verdict]
+        width, height = area.content_size
+        if height and rows_taken(lines, width) > height:
+            lines = [*results_lines(app.over, total, folded_checks(app.checks)), *verdict]
+        area.update(Text("\n").join(lines))
         self.query_one("#message", Static).update(app.message)
         self.query_one("#keys", Static).update(Text(results_keys(tracker.room, tracker.seat)))
 

@@ -97,6 +97,21 @@ def results_lines(over: RaceOver, total: int, checks: list[str]) -> list[Text]:
     return lines
 
 
+def folded_checks(checks: list[str]) -> list[str]:
+    """The checks with every replay that agrees said in one line (warnings kept), for a
+    screen too small for a line each."""
+    agreeing = [check for check in checks if check.startswith("Replayed ")]
+    if len(agreeing) < 2:
+        return checks
+    kept = [check for check in checks if check not in agreeing]
+    return [*kept, f"Replayed {len(agreeing)} players' moves: each agrees with their result."]
+
+
+def rows_taken(lines: list[Text], width: int) -> int:
+    """How many rows ``lines`` take in an area ``width`` cells wide, long lines wrapped."""
+    return sum(max(1, -(-line.cell_len // max(1, width))) for line in lines)
+
+
 def results_keys(room: RoomSnapshot, you: int | None) -> str:
     if you is not None and room.host == you:
         return "m: rematch, new deal   M: rematch, same public deal   ctrl+q: leave"
