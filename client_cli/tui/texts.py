@@ -70,10 +70,7 @@ def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
     if you is None:
         keys = "watching: the race shows when it starts   ctrl+q: leave"
     elif room.host == you:
-        keys += (
-            "\nhost: g game  n next public deal  s secret deal  w winnable deal"
-            "  t time limit  +/- seats"
-        )
+        keys += "\nhost: g game  n next public deal  s secret  w winnable  t time  +/- seats"
     return keys
 
 

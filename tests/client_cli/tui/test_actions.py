@@ -34,6 +34,7 @@ async def test_the_host_changes_game_deal_and_time_limit_with_keys(
         text = await wait_for_text(pilot, "(secret deal)")
         assert room_of(app) == "little-milligan None 1800"
         assert "host: g game" in text
+        assert "+/- seats" in text  # every host key fits an 80-column lobby
 
 
 async def test_space_toggles_ready_and_a_guest_cannot_change_settings(

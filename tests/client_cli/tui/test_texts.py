@@ -54,7 +54,7 @@ def test_the_lobby_names_a_winnable_deal_and_offers_its_key_to_the_host() -> Non
     assert "Little Forty  (winnable deal)" in "\n".join(
         line.plain for line in lobby_lines(lobby, 0)
     )
-    assert "w winnable deal" in lobby_keys(lobby, 0)
+    assert "w winnable" in lobby_keys(lobby, 0)
 
 
 def test_only_a_practice_lobby_says_hints_are_given() -> None:
