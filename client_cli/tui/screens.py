@@ -14,6 +14,7 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from client_cli._watch_link import watch_link
 from client_cli.tui.hints import verdict_lines
 from client_cli.tui.texts import (
     HELP,
@@ -74,8 +75,9 @@ class LobbyScreen(View):
         tracker = self.race.session.tracker
         if tracker.room is None:
             return
+        link = watch_link(self.race.session.server, tracker.room.code)
         self.query_one("#lobby", Static).update(
-            Text("\n").join(lobby_lines(tracker.room, tracker.seat))
+            Text("\n").join(lobby_lines(tracker.room, tracker.seat, link))
         )
         self.query_one("#message", Static).update(self.race.message)
         self.query_one("#keys", Static).update(Text(lobby_keys(tracker.room, tracker.seat)))

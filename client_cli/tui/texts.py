@@ -34,13 +34,15 @@ The move line (Up/Down: history, Right: take the suggested move):
   draw  recycle  deal  redeal  ready  unready  resign  rematch  quit"""
 
 
-def lobby_lines(room: RoomSnapshot, you: int | None) -> list[Text]:
-    """The room code to share, the game and settings, every seat and its ready state."""
+def lobby_lines(room: RoomSnapshot, you: int | None, link: str | None = None) -> list[Text]:
+    """The room code to share (and ``link``, its spectator page), the game and settings,
+    every seat and its ready state."""
     settings = room.settings
     deal = deal_name(settings)
     lines = [
         Text.assemble(("Room ", "bold"), (room.code, "bold reverse"), f"  race {room.race_no}"),
         Text(f"Share it: solrace join {room.code} --name NAME", style="dim"),
+        *([Text(f"Watch it in a browser: {link}", style="dim")] if link else []),
         Text(""),
         Text.assemble(("Game  ", "bold"), find_variant(room.variant).name, f"  ({deal})"),
         Text(

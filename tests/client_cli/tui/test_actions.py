@@ -23,7 +23,9 @@ async def test_the_host_changes_game_deal_and_time_limit_with_keys(
 ) -> None:
     app = create(server_url, "little-forty", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for_text(pilot, "Little Forty  (public deal 1)")
+        text = await wait_for_text(pilot, "Little Forty  (public deal 1)")
+        code = app.session.tracker.code
+        assert f"Watch it in a browser: {server_url.replace('ws', 'http')}/watch/{code}" in text
         await pilot.press("g")
         await wait_for_text(pilot, "Little Milligan  (public deal 1)")
         await pilot.press("n")
