@@ -193,6 +193,8 @@ async def test_resume_from_the_saved_file_in_a_new_session(
     ada = await _race_alone(terminals, server_url, clock, tmp_path)
     await ada.type("draw", expect="waste 3, top")
     assert await ada.quit() == 0
+    code = _code(ada)
+    assert ada.output[-1] == f"Your seat is kept until the race is over: solrace resume {code}"
     [saved] = statefile.load_all(tmp_path)
     again = Terminal(server_url, tmp_path)
     terminals.append(again)

@@ -105,6 +105,7 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
             await wait_until(pilot, lambda: ada.session.tracker.version == 1, "the draw")
             await pilot.press("ctrl+q")
             await wait_until(pilot, lambda: ada.return_code is not None, "Ada to leave")
+        assert ada.notes[-1] == f"Your seat is kept until the race is over: solrace resume {code}"
         await bob.type("end", expect="Race 1 results:")
         [saved] = statefile.load_all(tmp_path)
         again = RaceApp(server_url, ada.entry, UNICODE, tmp_path)
