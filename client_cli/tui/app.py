@@ -214,10 +214,12 @@ class RaceApp(App[int]):
         event, tracker = frame.event, self.session.tracker
         if isinstance(event, RaceOver) and tracker.room is not None:
             self._results(event)
-        elif isinstance(event, Rematch):
+        if isinstance(event, Rematch):
             self.over = None
-            _actions.after_rematch(self)
-        if lines and not isinstance(event, QUIET_EVENTS):
+            back = f"Rematch: back to the lobby for race {event.race_no}."
+            self.note(back if tracker.seat is None else f"{back} {READY_HINT}")
+            _actions.after_rematch(self)  # its word on the deal goes after the news
+        elif lines and not isinstance(event, QUIET_EVENTS):
             self.note(lines[0])
 
     def tick(self) -> None:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from client_cli.tui import UNICODE
 from client_cli.tui.app import RaceApp
-from protocol import CreateRoom
+from protocol import CreateRoom, Settings
 from server.clock import ManualClock
 from server.store import Store
 from tests.client_cli._driver import Terminal
 from tests.client_cli.tui._screen import create, join, start_race, wait_for_text, wait_until
+
+SECRET = Settings(countdown_s=1)
+"""A secret deal and the shortest countdown."""
 
 
 def room_of(app: RaceApp) -> str:
@@ -79,6 +83,26 @@ async def test_rematch_moves_a_public_deal_on_unless_asked_for_the_same(
                 f"deal {deal}",
             )
             await wait_for_text(pilot, f"(public deal {deal})")
+
+
+async def test_a_rematch_says_what_to_press_and_why_a_secret_deal_is_not_dealt_again(
+    clock: ManualClock, server_url: str
+) -> None:
+    def entry(id_: int) -> CreateRoom:
+        return CreateRoom(id=id_, variant="little-forty", name="Ada", settings=SECRET)
+
+    app = RaceApp(server_url, entry, UNICODE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        await pilot.press("x", "y")
+        await wait_for_text(pilot, "results")
+        await pilot.press("m")
+        await wait_for_text(pilot, "Rematch: back to the lobby for race 2. Press space when")
+        await start_race(pilot, app, clock)
+        await pilot.press("x", "y")
+        await wait_for_text(pilot, "results")
+        await pilot.press("M")
+        await wait_for_text(pilot, "A secret deal is never dealt twice: this race gets a new one.")
 
 
 async def test_the_host_asks_for_a_winnable_deal_with_w(
