@@ -283,6 +283,10 @@ class RaceApp(App[int]):
         self.do(lambda: self.session.move(move))
 
     def confirm_resign(self) -> None:
+        if self.session.tracker.board is None:
+            self.note("The race has not started: there is nothing to resign yet.", error=True)
+            return
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self.do(lambda: self.session.execute("resign"))
