@@ -40,15 +40,17 @@ class Records:
         else:
             self.forget(tracker)
 
-    def close(self, tracker: Tracker) -> None:
-        """On exit: keep the record (with the last seq) only if the seat outlives us."""
+    def close(self, tracker: Tracker) -> bool:
+        """On exit: keep the record (with the last seq) only if the seat outlives us;
+        whether a player's seat was kept."""
         if self.directory is None or tracker.code is None:
-            return
+            return False
         phase = tracker.room.phase if tracker.room is not None else None
         if phase in KEPT:
             self._save(tracker)
-        else:
-            self.forget(tracker)
+            return tracker.seat is not None and tracker.token is not None
+        self.forget(tracker)
+        return False
 
     def forget(self, tracker: Tracker) -> None:
         if self.directory is not None and tracker.code is not None:

@@ -2,16 +2,17 @@
 
 A bot is a `Session` like a person's, fed by `Bot.lines` instead of a
 keyboard: it says ``ready`` once enough players are seated (so a race never
-starts half-empty), then sends the move `strategy.choose` picks from its
-board, at most ``speed`` moves a second, and ``resign`` when no move can make
-progress. The expert strategy first types ``hint`` for each new board in a
-practice room, and plays the hinted move when the server found a winning line
-from there; when it found none within its budget, or refused (server busy), or
-the room is ranked (where the server never gives hints), the bot makes a
-careful move instead. A client bot cannot solve a ranked deal itself: it does
-not know the face-down cards; only the server does. While its connection is
-down it waits (a move typed then would be queued, and the next refused). Its
-line source ends when the race is over, which ends the session.
+starts half-empty), and again if a change of game or settings unreadies it,
+then sends the move `strategy.choose` picks from its board, at most ``speed``
+moves a second, and ``resign`` when no move can make progress. The expert
+strategy first types ``hint`` for each new board in a practice room, and
+plays the hinted move when the server found a winning line from there; when
+it found none within its budget, or refused (server busy), or the room is
+ranked (where the server never gives hints), the bot makes a careful move
+instead. A client bot cannot solve a ranked deal itself: it does not know the
+face-down cards; only the server does. While its connection is down it waits
+(a move typed then would be queued, and the next refused). Its line source
+ends when the race is over, which ends the session.
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ class Bot:
         self.session, self.plan, self.sleep = session, plan, sleep
         self.tried: Tried = set()
         self.rng = random.Random(plan.seed)
-        self.readied = 0
-        """The race number the bot last said ready for."""
+        self.readied: tuple[object, ...] | None = None
+        """The race, game and settings the bot said ready for, until the room shows it
+        ready (a change of game or settings makes everyone unready: it says so again)."""
         self.resigned = 0
         self.last_try: tuple[BoardView, str] | None = None
         self.hinted: tuple[int, int] | None = None
@@ -85,7 +87,7 @@ class Bot:
     def _undo(self, line: str) -> None:
         """The server did not take ``line`` (too many requests): let it be sent again."""
         if line == "ready":
-            self.readied = 0
+            self.readied = None
         elif line == "resign":
             self.resigned = 0
         elif line == "hint":
@@ -109,10 +111,14 @@ class Bot:
     def _ready_line(self, tracker: Tracker) -> str | None:
         room = tracker.room
         assert room is not None
-        wanted = self.plan.seats or room.settings.max_players
-        if self.readied == room.race_no or len(room.players) < wanted:
+        if any(player.seat == tracker.seat and player.ready for player in room.players):
+            self.readied = None
             return None
-        self.readied = room.race_no
+        wanted = self.plan.seats or room.settings.max_players
+        asked = (room.race_no, room.variant, room.settings)
+        if self.readied == asked or len(room.players) < wanted:
+            return None
+        self.readied = asked
         return "ready"
 
     def _race_line(self, tracker: Tracker) -> str | None:

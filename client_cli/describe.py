@@ -157,7 +157,8 @@ def _analysed(event: DealAnalysed, room: RoomSnapshot, you: int | None) -> str:
 
 
 def _rematch(event: Rematch, room: RoomSnapshot, you: int | None) -> str:
-    return f"Rematch: back to the lobby for race {event.race_no}. Type ready when you are."
+    back = f"Rematch: back to the lobby for race {event.race_no}."
+    return back if you is None else f"{back} Type ready when you are."
 
 
 _TEXTS: dict[type[Any], Describe] = {

@@ -325,6 +325,8 @@ class Session:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        self.records.close(self.tracker)
+        if self.records.close(self.tracker):
+            code = self.tracker.code
+            self.write(f"Your seat is kept until the race is over: solrace resume {code}")
         if self.conn is not None:
             await self.conn.close()

@@ -54,6 +54,7 @@ from protocol import (
     Rematch,
     Resumed,
     ServerMessage,
+    Snapshot,
 )
 
 Job = Callable[[], Awaitable[object]]
@@ -187,18 +188,38 @@ class RaceApp(App[int]):
             _dead_end.noticed(self)
         elif isinstance(message, Resumed | GoingAway) and lines:
             self.note(lines[0])  # the end of "reconnecting...", or its start
+        elif isinstance(message, Snapshot):
+            self._results_caught_up()
         self.redraw()
+
+    def _results_caught_up(self) -> None:
+        """Show the results a snapshot's room has finished with (a seat resumed after
+        the race ended gets them from the tracker, not from an event shown here)."""
+        tracker = self.session.tracker
+        over, room = tracker.results, tracker.room
+        if over is None or room is None or room.phase != "finished":
+            return
+        shown = self.over is not None and self.over.race_no == over.race_no
+        if over.race_no == room.race_no and not shown:
+            self._results(over)
+
+    def _results(self, over: RaceOver) -> None:
+        tracker = self.session.tracker
+        assert tracker.room is not None
+        self.over, self.held = over, None
+        deal = tracker.room.settings.deal_number
+        self.checks = check_race(over, tracker.room.variant, deal, tracker.seat, tracker.board)
 
     def _event(self, frame: EventFrame, lines: list[str]) -> None:
         event, tracker = frame.event, self.session.tracker
         if isinstance(event, RaceOver) and tracker.room is not None:
-            self.over, self.held = event, None
-            deal = tracker.room.settings.deal_number
-            self.checks = check_race(event, tracker.room.variant, deal, tracker.seat, tracker.board)
-        elif isinstance(event, Rematch):
+            self._results(event)
+        if isinstance(event, Rematch):
             self.over = None
-            _actions.after_rematch(self)
-        if lines and not isinstance(event, QUIET_EVENTS):
+            back = f"Rematch: back to the lobby for race {event.race_no}."
+            self.note(back if tracker.seat is None else f"{back} {READY_HINT}")
+            _actions.after_rematch(self)  # its word on the deal goes after the news
+        elif lines and not isinstance(event, QUIET_EVENTS):
             self.note(lines[0])
 
     def tick(self) -> None:
@@ -262,6 +283,10 @@ class RaceApp(App[int]):
         self.do(lambda: self.session.move(move))
 
     def confirm_resign(self) -> None:
+        if self.session.tracker.board is None:
+            self.note("The race has not started: there is nothing to resign yet.", error=True)
+            return
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self.do(lambda: self.session.execute("resign"))

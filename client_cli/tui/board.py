@@ -28,6 +28,7 @@ from protocol import BoardView
 GAP = "  "
 PICKED = "reverse"
 LABEL = "bold cyan"
+"""The style of pile names (a span, never a line's own style: cards after it keep theirs)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ def _headline(board: BoardView, rules: Rules) -> Text:
 
 
 def _foundation_cell(board: BoardView, rules: Rules, glyphs: Glyphs, index: int) -> Text:
-    cell = Text(f"f{index + 1} ", style=LABEL)
+    cell = Text.assemble((f"f{index + 1} ", LABEL))
     suit = rules.foundation_suits[index]
     if suit is not None:
         cell.append_text(glyphs.suit(suit))
@@ -114,7 +115,7 @@ def _stock_rows(
 
 
 def _waste(board: BoardView, glyphs: Glyphs, held: Pick | None) -> Text:
-    line = Text("w", style=LABEL)
+    line = Text.assemble(("w", LABEL))
     line.append(f" {len(board.waste)}:")
     shown = board.waste[-3:]
     if not shown:
@@ -130,7 +131,7 @@ def _waste(board: BoardView, glyphs: Glyphs, held: Pick | None) -> Text:
 
 
 def _reserve(board: BoardView, glyphs: Glyphs, held: Pick | None) -> Text:
-    line = Text("r", style=LABEL)
+    line = Text.assemble(("r", LABEL))
     line.append(" ")
     face = glyphs.card(board.reserve)
     if held is not None and held.source == "r":
@@ -206,7 +207,7 @@ def _pile_rows(scene: _Scene, index: int, label_width: int, width: int, lines: i
 
 
 def _pile_label(index: int, width: int) -> Text:
-    label = Text(f"t{index + 1}".ljust(width - 3), style=LABEL)
+    label = Text.assemble((f"t{index + 1}".ljust(width - 3), LABEL))
     key = PILE_KEYS[index] if index < len(PILE_KEYS) else " "
     label.append(f" {key} ", style="dim")
     return label

@@ -14,8 +14,17 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from client_cli._watch_link import watch_link
 from client_cli.tui.hints import verdict_lines
-from client_cli.tui.texts import HELP, lobby_keys, lobby_lines, results_keys, results_lines
+from client_cli.tui.texts import (
+    HELP,
+    folded_checks,
+    lobby_keys,
+    lobby_lines,
+    results_keys,
+    results_lines,
+    rows_taken,
+)
 from engine import find_variant
 
 if TYPE_CHECKING:
@@ -66,8 +75,9 @@ class LobbyScreen(View):
         tracker = self.race.session.tracker
         if tracker.room is None:
             return
+        link = watch_link(self.race.session.server, tracker.room.code)
         self.query_one("#lobby", Static).update(
-            Text("\n").join(lobby_lines(tracker.room, tracker.seat))
+            Text("\n").join(lobby_lines(tracker.room, tracker.seat, link))
         )
         self.query_one("#message", Static).update(self.race.message)
         self.query_one("#keys", Static).update(Text(lobby_keys(tracker.room, tracker.seat)))
@@ -88,8 +98,13 @@ class ResultsScreen(View):
         if tracker.room is None or app.over is None:
             return
         total = find_variant(tracker.room.variant).total
-        lines = [*results_lines(app.over, total, app.checks), *verdict_lines(tracker.room)]
-        self.query_one("#results", Static).update(Text("\n").join(lines))
+        verdict = verdict_lines(tracker.room)
+        area = self.query_one("#results", Static)
+        lines = [*results_lines(app.over, total, app.checks), *verdict]
+        width, height = area.content_size
+        if height and rows_taken(lines, width) > height:
+            lines = [*results_lines(app.over, total, folded_checks(app.checks)), *verdict]
+        area.update(Text("\n").join(lines))
         self.query_one("#message", Static).update(app.message)
         self.query_one("#keys", Static).update(Text(results_keys(tracker.room, tracker.seat)))
 

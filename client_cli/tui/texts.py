@@ -34,13 +34,15 @@ The move line (Up/Down: history, Right: take the suggested move):
   draw  recycle  deal  redeal  ready  unready  resign  rematch  quit"""
 
 
-def lobby_lines(room: RoomSnapshot, you: int | None) -> list[Text]:
-    """The room code to share, the game and settings, every seat and its ready state."""
+def lobby_lines(room: RoomSnapshot, you: int | None, link: str | None = None) -> list[Text]:
+    """The room code to share (and ``link``, its spectator page), the game and settings,
+    every seat and its ready state."""
     settings = room.settings
     deal = deal_name(settings)
     lines = [
         Text.assemble(("Room ", "bold"), (room.code, "bold reverse"), f"  race {room.race_no}"),
         Text(f"Share it: solrace join {room.code} --name NAME", style="dim"),
+        *([Text(f"Watch it in a browser: {link}", style="dim")] if link else []),
         Text(""),
         Text.assemble(("Game  ", "bold"), find_variant(room.variant).name, f"  ({deal})"),
         Text(
@@ -70,10 +72,7 @@ def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
     if you is None:
         keys = "watching: the race shows when it starts   ctrl+q: leave"
     elif room.host == you:
-        keys += (
-            "\nhost: g game  n next public deal  s secret deal  w winnable deal"
-            "  t time limit  +/- seats"
-        )
+        keys += "\nhost: g game  n next public deal  s secret  w winnable  t time  +/- seats"
     return keys
 
 
@@ -95,6 +94,21 @@ def results_lines(over: RaceOver, total: int, checks: list[str]) -> list[Text]:
     for check in checks:
         lines.append(Text(check, style="bold red" if check.startswith("WARNING") else "green"))
     return lines
+
+
+def folded_checks(checks: list[str]) -> list[str]:
+    """The checks with every replay that agrees said in one line (warnings kept), for a
+    screen too small for a line each."""
+    agreeing = [check for check in checks if check.startswith("Replayed ")]
+    if len(agreeing) < 2:
+        return checks
+    kept = [check for check in checks if check not in agreeing]
+    return [*kept, f"Replayed {len(agreeing)} players' moves: each agrees with their result."]
+
+
+def rows_taken(lines: list[Text], width: int) -> int:
+    """How many rows ``lines`` take in an area ``width`` cells wide, long lines wrapped."""
+    return sum(max(1, -(-line.cell_len // max(1, width))) for line in lines)
 
 
 def results_keys(room: RoomSnapshot, you: int | None) -> str:

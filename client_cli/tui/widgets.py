@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -12,6 +14,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from client_cli.visible import visible_moves
+from engine import Move
 from protocol import BoardView
 
 Draw = Callable[[int, int], list[Text]]
@@ -45,7 +48,8 @@ class Pane(Static):
 
 
 class LegalMoves(Suggester):
-    """Completes the move line with a legal move of the current board."""
+    """Completes the move line with a legal move of the current board, in the notation
+    with a card count (``t3:2 t7``) or, where it names the same move, without (``t3 t7``)."""
 
     def __init__(self, board: Callable[[], BoardView | None]) -> None:
         super().__init__(use_cache=False, case_sensitive=False)
@@ -55,11 +59,26 @@ class LegalMoves(Suggester):
         board = self.board()
         if board is None or not value.strip():
             return None
-        for move in visible_moves(board):
-            text = move.format()
+        for text in move_texts(visible_moves(board)):
             if text.startswith(value):
                 return text
         return None
+
+
+def move_texts(moves: list[Move]) -> list[str]:
+    """Each move's text, then the texts without a count of the moves that are the only
+    legal one between their two places (so the short text cannot mean another)."""
+
+    def places(move: Move) -> tuple[object, ...]:
+        return move.src, move.src_index, move.dst, move.dst_index
+
+    pairs = Counter(places(move) for move in moves if move.count is not None)
+    short = [
+        replace(move, count=None).format()
+        for move in moves
+        if move.count is not None and pairs[places(move)] == 1
+    ]
+    return [move.format() for move in moves] + short
 
 
 class MoveLine(Input):

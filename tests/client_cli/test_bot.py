@@ -14,7 +14,15 @@ from client_cli.args import parse_args
 from client_cli.bot import Bot, BotPlan, BotTeam, run_bot
 from client_cli.session import Entry, Session
 from client_cli.tracker import Tracker
-from protocol import BoardView, CreateRoom, JoinRoom, PlayerInfo, RoomSnapshot, Settings
+from protocol import (
+    BoardView,
+    CreateRoom,
+    JoinRoom,
+    PlayerInfo,
+    RoomSnapshot,
+    SetSettings,
+    Settings,
+)
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.config import Config
@@ -117,6 +125,33 @@ async def test_bots_for_the_host_fill_the_room(
         async with asyncio.timeout(LIMIT_S):
             await team.task
     assert said == ["All 2 bots are seated. Type ready when you are."]
+
+
+async def test_a_bot_says_ready_again_after_the_host_changes_the_settings(
+    ada: Terminal, server_url: str, clock: ManualClock
+) -> None:
+    """A change of game or settings makes everyone unready; a bot that stayed
+    unready would leave a room that can never start."""
+    ada.start(_create("little-forty", 2))
+    await ada.wait_for("Share the code")
+    code = ada.session.tracker.code
+    assert code is not None
+    plan, said = BotPlan("Robo", speed=FAST_BOTS), list[str]()
+    bot = asyncio.create_task(run_bot(server_url, _join(code, "Robo"), plan, said.append))
+    await ada.wait_for("Robo is ready.")
+    mark = len(ada.output)
+    room = ada.session.tracker.room
+    assert room is not None
+    longer = room.settings.model_copy(update={"time_limit_s": 120})
+    request = SetSettings(id=ada.session.pending.next_id(), variant=room.variant, settings=longer)
+    await ada.session.call(request)
+    await ada.wait_for("Everyone must be ready again.", mark)
+    await ada.wait_for("Robo is ready.", mark)
+    await ready_and_go(clock, ada)
+    await ada.type("resign", expect="You resigned after")
+    async with asyncio.timeout(LIMIT_S):
+        assert await bot == 0
+    assert said[0].startswith("Race 1 results:")
 
 
 async def test_a_bot_with_a_taken_name_says_why(ada: Terminal, server_url: str) -> None:

@@ -69,6 +69,7 @@ from tests.client_cli._samples import board, room
             "Bob has been idle too long and times out unless they move.",
         ),
         (Rematch(race_no=2), 0, "Rematch: back to the lobby for race 2. Type ready when you are."),
+        (Rematch(race_no=2), None, "Rematch: back to the lobby for race 2."),
     ],
 )
 def test_event_lines(event: RoomEvent, you: int | None, text: str) -> None:

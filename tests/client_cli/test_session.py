@@ -193,6 +193,8 @@ async def test_resume_from_the_saved_file_in_a_new_session(
     ada = await _race_alone(terminals, server_url, clock, tmp_path)
     await ada.type("draw", expect="waste 3, top")
     assert await ada.quit() == 0
+    code = _code(ada)
+    assert ada.output[-1] == f"Your seat is kept until the race is over: solrace resume {code}"
     [saved] = statefile.load_all(tmp_path)
     again = Terminal(server_url, tmp_path)
     terminals.append(again)
@@ -201,6 +203,25 @@ async def test_resume_from_the_saved_file_in_a_new_session(
     assert "Back in room" in shown and "stock 61   waste 3" in shown
     await again.type("draw", expect="waste 6, top")
     assert again.session.tracker.version == 2
+
+
+async def test_resuming_after_the_race_ended_shows_its_results(
+    terminals: list[Terminal], server_url: str, clock: ManualClock, tmp_path: Path
+) -> None:
+    ada = await _host(terminals, server_url, "little-forty", deal_number=7)
+    bob = await _join(terminals, server_url, _code(ada), state=tmp_path)
+    await ada.type("ready", expect="You are ready.")
+    await ready_and_go(clock, bob, ada)
+    await bob.type("draw", expect="waste 3, top")
+    assert await bob.quit() == 0
+    await ada.type("end", expect="Race 1 results:")
+    [saved] = statefile.load_all(tmp_path)
+    again = Terminal(server_url, tmp_path)
+    terminals.append(again)
+    again.start(again.session.resume_from(saved))
+    shown = await again.wait_for("Race 1 results:")
+    assert "Replayed Bob's 1 move: 0 cards home, agrees." in shown
+    assert again.session.tracker.results is not None
 
 
 async def test_two_players_on_one_machine_each_keep_their_own_seat(

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from client_cli.tui import UNICODE
 from client_cli.tui.app import RaceApp
-from protocol import CreateRoom
+from protocol import CreateRoom, Settings
 from server.clock import ManualClock
 from server.store import Store
 from tests.client_cli._driver import Terminal
 from tests.client_cli.tui._screen import create, join, start_race, wait_for_text, wait_until
+
+SECRET = Settings(countdown_s=1)
+"""A secret deal and the shortest countdown."""
 
 
 def room_of(app: RaceApp) -> str:
@@ -23,7 +27,9 @@ async def test_the_host_changes_game_deal_and_time_limit_with_keys(
 ) -> None:
     app = create(server_url, "little-forty", tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for_text(pilot, "Little Forty  (public deal 1)")
+        text = await wait_for_text(pilot, "Little Forty  (public deal 1)")
+        code = app.session.tracker.code
+        assert f"Watch it in a browser: {server_url.replace('ws', 'http')}/watch/{code}" in text
         await pilot.press("g")
         await wait_for_text(pilot, "Little Milligan  (public deal 1)")
         await pilot.press("n")
@@ -34,6 +40,7 @@ async def test_the_host_changes_game_deal_and_time_limit_with_keys(
         text = await wait_for_text(pilot, "(secret deal)")
         assert room_of(app) == "little-milligan None 1800"
         assert "host: g game" in text
+        assert "+/- seats" in text  # every host key fits an 80-column lobby
 
 
 async def test_space_toggles_ready_and_a_guest_cannot_change_settings(
@@ -76,6 +83,26 @@ async def test_rematch_moves_a_public_deal_on_unless_asked_for_the_same(
                 f"deal {deal}",
             )
             await wait_for_text(pilot, f"(public deal {deal})")
+
+
+async def test_a_rematch_says_what_to_press_and_why_a_secret_deal_is_not_dealt_again(
+    clock: ManualClock, server_url: str
+) -> None:
+    def entry(id_: int) -> CreateRoom:
+        return CreateRoom(id=id_, variant="little-forty", name="Ada", settings=SECRET)
+
+    app = RaceApp(server_url, entry, UNICODE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        await pilot.press("x", "y")
+        await wait_for_text(pilot, "results")
+        await pilot.press("m")
+        await wait_for_text(pilot, "Rematch: back to the lobby for race 2. Press space when")
+        await start_race(pilot, app, clock)
+        await pilot.press("x", "y")
+        await wait_for_text(pilot, "results")
+        await pilot.press("M")
+        await wait_for_text(pilot, "A secret deal is never dealt twice: this race gets a new one.")
 
 
 async def test_the_host_asks_for_a_winnable_deal_with_w(

@@ -8,11 +8,16 @@ from pathlib import Path
 import pytest
 
 import engine
+from client_cli import statefile
+from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
 from engine import VARIANT_KEYS
+from protocol import CreateRoom, JoinRoom
 from server.clock import ManualClock
+from tests.client_cli._driver import Terminal
 from tests.client_cli.tui._boards import deal_one, pile_rows
 from tests.client_cli.tui._screen import (
+    FAST,
     board_area,
     create,
     screen_text,
@@ -78,3 +83,36 @@ async def test_a_server_that_cannot_be_reached_ends_the_app_with_the_reason(
         await wait_until(pilot, lambda: app.return_code is not None, "the app to end")
     assert app.return_code == app.return_value == 1
     assert "Cannot connect to ws://127.0.0.1:1" in app.notes[-1]
+
+
+async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    bob = Terminal(server_url)
+    try:
+        bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=FAST))
+        await bob.wait_for("Share the code")
+        code = bob.session.tracker.code
+        assert code is not None
+        ada = RaceApp(
+            server_url, lambda id_: JoinRoom(id=id_, code=code, name="Ada"), UNICODE, tmp_path
+        )
+        async with ada.run_test(size=(80, 24)) as pilot:
+            await wait_for_text(pilot, "Bob")
+            await bob.type("ready")
+            await start_race(pilot, ada, clock)
+            await pilot.press("d")
+            await wait_until(pilot, lambda: ada.session.tracker.version == 1, "the draw")
+            await pilot.press("ctrl+q")
+            await wait_until(pilot, lambda: ada.return_code is not None, "Ada to leave")
+        assert ada.notes[-1] == f"Your seat is kept until the race is over: solrace resume {code}"
+        await bob.type("end", expect="Race 1 results:")
+        [saved] = statefile.load_all(tmp_path)
+        again = RaceApp(server_url, ada.entry, UNICODE, tmp_path)
+        again.entry = again.session.resume_from(saved)
+        async with again.run_test(size=(80, 24)) as pilot:
+            text = await wait_for_text(pilot, "Race 1 results")
+            assert "Replayed Ada's 1 move: 0 cards home, agrees." in text
+            assert "matches the commit" in text and "WARNING" not in text
+    finally:
+        await bob.close()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.console import Console
 from rich.text import Text
 
 from client_cli.tui.board import PICKED, board_lines
@@ -86,6 +87,25 @@ def test_red_cards_are_red() -> None:
     row = next(line for line in lines if line.plain.startswith("t1 "))
     reds = [row.plain[span.start : span.end] for span in row.spans if span.style == RED]
     assert reds == ["Q♥"]
+
+
+def test_black_cards_keep_their_colour_after_a_label() -> None:
+    """A label is a span of its own: the cards after it are not drawn in its colour."""
+    shown = board("double-canfield-40", moves=("draw",))
+    lines = board_lines(shown, UNICODE, BOARD_WIDTH, BOARD_HEIGHT)
+    console = Console()
+    colours = {}
+    for line in lines:
+        piles = [card for pile in shown.tableau for card in pile]
+        for card in (*shown.foundations, *shown.waste, shown.reserve, *piles):
+            face = UNICODE.card(card).plain
+            if card is not None and f" {face}" in line.plain:
+                offset = line.plain.index(f" {face}") + 1
+                colours[face] = line.get_style_at_offset(console, offset).color
+    assert len(colours) >= 4
+    for face, colour in colours.items():
+        red = face[1] in "♦♥"
+        assert (colour is not None and colour.name == "red") if red else colour is None, face
 
 
 def test_a_pile_too_long_for_its_rows_hides_its_bottom_cards_not_its_top() -> None:

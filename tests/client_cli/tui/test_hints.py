@@ -7,16 +7,18 @@ Billie deal 7 is proven unwinnable as fast.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
-from protocol import CreateRoom, Settings
+from protocol import CreateRoom, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.solver_jobs import winning_line
+from tests.client_cli._driver import Terminal
 from tests.client_cli.tui._screen import start_race, wait_for_text, wait_until
 
 pytestmark = pytest.mark.solver_workers
@@ -29,6 +31,10 @@ def _create(server: str, variant: str, settings: Settings, state: Path) -> RaceA
         return CreateRoom(id=id_, variant=variant, name="Ada", settings=settings)
 
     return RaceApp(server, entry, UNICODE, state)
+
+
+def _joining(code: str, name: str) -> Callable[[int], JoinRoom]:
+    return lambda id_: JoinRoom(id=id_, code=code, name=name)
 
 
 async def _start_workers(server: RaceServer) -> None:
@@ -66,3 +72,32 @@ async def test_the_results_show_the_solvers_verdict_on_the_deal(
         await pilot.press("x", "y")
         await wait_for_text(pilot, "Race 1 results")
         await wait_for_text(pilot, "Solver: this deal cannot be won, whatever the play.")
+
+
+async def test_the_results_of_six_racers_and_the_verdict_fit_an_80x24_screen(
+    clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
+) -> None:
+    await _start_workers(race_server)
+    settings = Settings(countdown_s=1, deal_number=7, max_players=6)
+    app = _create(server_url, "little-billie", settings, tmp_path / "state")
+    others = [Terminal(server_url) for _ in range(5)]
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.session.tracker.code is not None, "the room")
+            code = app.session.tracker.code
+            assert code is not None
+            for number, other in enumerate(others, 1):
+                other.start(_joining(code, f"P{number}"))
+                await other.wait_for("Type ready")
+                await other.type("ready", expect="You are ready.")
+            await start_race(pilot, app, clock)
+            for other in others:
+                await other.type("resign", expect="You resigned after")
+            await pilot.press("x", "y")
+            await wait_for_text(pilot, "Race 1 results")
+            text = await wait_for_text(pilot, "Solver: this deal cannot be won, whatever the play.")
+            assert "6. " in text and "The seed is public deal 7, as announced." in text
+            assert "WARNING" not in text
+    finally:
+        for other in others:
+            await other.close()

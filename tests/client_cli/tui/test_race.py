@@ -42,6 +42,24 @@ async def test_countdown_is_shown_big_with_the_seed_commitment(
         assert "█" in text
 
 
+async def test_resigning_in_the_countdown_is_not_offered(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.session.tracker.room is not None, "the room")
+        await pilot.press("space")
+        tracker = app.session.tracker
+        await wait_until(pilot, lambda: tracker.countdown_target_ms() is not None, "countdown")
+        await pilot.press("x")
+        text = await wait_for_text(pilot, "The race has not started: there is nothing to resign")
+        assert "Resign this race?" not in text
+        await run_countdown(pilot, app, clock)
+        await wait_until(pilot, lambda: tracker.board is not None, "the board")
+        await pilot.press("x")
+        await wait_for_text(pilot, "Resign this race?")
+
+
 async def test_a_refused_move_says_why_beside_the_board_and_nothing_scrolls(
     clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:

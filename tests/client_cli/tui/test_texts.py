@@ -1,6 +1,13 @@
 from __future__ import annotations
 
-from client_cli.tui.texts import HELP, TIE_BREAKS, lobby_keys, lobby_lines, results_lines
+from client_cli.tui.texts import (
+    HELP,
+    TIE_BREAKS,
+    folded_checks,
+    lobby_keys,
+    lobby_lines,
+    results_lines,
+)
 from protocol import Settings
 from tests.client_cli._samples import log, race_over, result, room
 
@@ -47,7 +54,7 @@ def test_the_lobby_names_a_winnable_deal_and_offers_its_key_to_the_host() -> Non
     assert "Little Forty  (winnable deal)" in "\n".join(
         line.plain for line in lobby_lines(lobby, 0)
     )
-    assert "w winnable deal" in lobby_keys(lobby, 0)
+    assert "w winnable" in lobby_keys(lobby, 0)
 
 
 def test_only_a_practice_lobby_says_hints_are_given() -> None:
@@ -56,3 +63,18 @@ def test_only_a_practice_lobby_says_hints_are_given() -> None:
 
     assert "Practice room: H gives a hint" in shown(Settings(practice=True))
     assert "Practice" not in shown(Settings())
+
+
+def test_folded_checks_keep_the_seed_and_every_warning_and_count_the_replays() -> None:
+    checks = [
+        "Seed 1234... matches the commit",
+        "Replayed Ada's 2 moves: 1 cards home, agrees.",
+        "WARNING: Bob's replay ends with 3 cards home, not 4.",
+        "Replayed Cy's 1 move: 0 cards home, agrees.",
+    ]
+    assert folded_checks(checks) == [
+        "Seed 1234... matches the commit",
+        "WARNING: Bob's replay ends with 3 cards home, not 4.",
+        "Replayed 2 players' moves: each agrees with their result.",
+    ]
+    assert folded_checks(checks[:2]) == checks[:2]
