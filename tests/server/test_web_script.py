@@ -200,3 +200,33 @@ async def test_room_events_change_the_room_as_the_server_did(tab: Tab) -> None:
     assert got["room"]["phase"] == "racing" and got["room"]["start_at_ms"] == 9000
     assert got["commit"] == commit and got["seqs"] == 9
     assert got["boards"]["1"]["version"] == 4
+
+
+async def test_a_commitment_from_an_earlier_race_is_not_held_against_the_next(tab: Tab) -> None:
+    settings = Settings(countdown_s=1).model_dump()
+    first, second = hashlib.sha256(b"seed one").hexdigest(), hashlib.sha256(b"seed two").hexdigest()
+    room = {
+        "code": "ABC234", "variant": "little-forty", "settings": settings, "phase": "countdown",
+        "race_no": 1, "host": 0, "spectators": 1, "start_at_ms": 9000, "seed_commit": first,
+        "seed": None, "players": [],
+    }  # fmt: skip
+    # The page saw race 1's countdown, then was away until race 2 was over: a snapshot.
+    over = {**room, "phase": "finished", "race_no": 2, "seed_commit": second,
+            "seed": b"seed two".hex()}  # fmt: skip
+    script = """async ([room, over]) => {
+      const { Watch } = await import("./static/room.js");
+      const { renderPage } = await import("./static/view.js");
+      const watch = new Watch(room.code);
+      watch.replace(room, 4);
+      const seen = watch.commitSeen;
+      watch.replace(over, 40);
+      renderPage(watch, 0);
+      return [seen, watch.commitSeen];
+    }"""
+    seen, after = await tab.run(script, room, over)
+    assert seen == first
+    assert after is None, "race 2's commitment was never seen at its countdown"
+    check = "() => document.getElementById('seed-check')"
+    await tab.wait_for(f"() => ({check})().dataset.ok !== ''")
+    assert await tab.run(f"() => ({check})().dataset.ok") == "true"
+    assert "published with the results" in await tab.run(f"() => ({check})().textContent")
