@@ -32,6 +32,7 @@ from tests.server._players import (
     race_over,
     ready_all,
     serve,
+    start,
     states_of,
     wait_start,
 )
@@ -294,4 +295,29 @@ async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium:
         await tab.page.click("#pick-form button")
     assert tab.page.url.endswith("/watch/ZZZZ22")
     await tab.wait_for("() => document.body.dataset.link === 'stopped'")
+    assert tab.errors == []
+
+
+RANKS = """() => Array.from(document.querySelectorAll('#ranking tr'),
+  (row) => [row.cells[0].textContent, row.cells[1].textContent])"""
+
+
+async def test_a_page_opened_after_the_race_ranks_its_players(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race = await open_race(connect, VARIANT, ["Ada", "Bob", "Cy"], SETTINGS, watchers=0)
+    ada, bob, cy = race.racers
+    await start(race)
+    line = greedy_line(VARIANT, SEED)
+    await bob.play_all(line[: first_progress(line)])
+    for racer in (cy, bob, ada):
+        await racer.resign()
+    over = await race_over(race)
+    assert [result.name for result in over.ranking] == ["Bob", "Ada", "Cy"]
+
+    tab = await open_tab(chromium, page_url(server, race.code))
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 3")
+    # The room says Bob has more cards home than Ada and Cy, not which of them reached
+    # their count first (race_over did: the page that saw it shows that ranking).
+    assert await tab.run(RANKS) == [["1", "Bob"], ["2\u20133", "Ada"], ["2\u20133", "Cy"]]
     assert tab.errors == []
