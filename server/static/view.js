@@ -103,9 +103,11 @@ function bannerFor(room) {
   return banner;
 }
 
+/** A racer's badge: its race's outcome once it has one, even if it has left since. */
 function badgeFor(player, phase) {
-  if (player.away) return ["away", "away"];
-  if (phase === "lobby" || phase === "countdown") return player.ready ? ["ready", "ready"] : ["waiting", "not ready"];
+  const racing = phase === "racing" || phase === "finished";
+  if (player.away && !(racing && player.outcome !== "playing")) return ["away", "away"];
+  if (!racing) return player.ready ? ["ready", "ready"] : ["waiting", "not ready"];
   return [player.outcome, OUTCOMES[player.outcome] ?? player.outcome];
 }
 

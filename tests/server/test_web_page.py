@@ -321,3 +321,20 @@ async def test_a_page_opened_after_the_race_ranks_its_players(
     # their count first (race_over did: the page that saw it shows that ranking).
     assert await tab.run(RANKS) == [["1", "Bob"], ["2\u20133", "Ada"], ["2\u20133", "Cy"]]
     assert tab.errors == []
+
+
+BADGES = "() => Array.from(document.querySelectorAll('#boards .badge'), (b) => b.textContent)"
+
+
+async def test_a_racer_who_leaves_keeps_the_outcome_of_their_race(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    ada, bob = race.racers
+    await bob.resign()
+    await tab.wait_for(f'() => JSON.stringify(({BADGES})()) === \'["racing","resigned"]\'')
+    await bob.client.close()
+    await ada.client.close()
+    await tab.wait_for(f"() => ({BADGES})()[0] === 'away'")
+    assert await tab.run(BADGES) == ["away", "resigned"], "Ada left racing; Bob had resigned"
+    assert tab.errors == []
