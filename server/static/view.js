@@ -97,6 +97,10 @@ function bannerFor(room) {
   } else if (room.phase === "racing") {
     const racing = room.players.filter((player) => player.outcome === "playing").length;
     banner.append(element("strong", "", "Race on"), ` \u2014 ${racing} of ${room.players.length} still racing`);
+    const delay = room.settings.spectator_delay_s;
+    if (delay > 0) {
+      banner.append(element("span", "delay", `boards are shown ${delay} s late; cards home and moves are live`));
+    }
   } else {
     banner.append(element("strong", "", `Race ${room.race_no} is over`));
   }

@@ -338,3 +338,24 @@ async def test_a_racer_who_leaves_keeps_the_outcome_of_their_race(
     await tab.wait_for(f"() => ({BADGES})()[0] === 'away'")
     assert await tab.run(BADGES) == ["away", "resigned"], "Ada left racing; Bob had resigned"
     assert tab.errors == []
+
+
+async def test_a_spectator_delay_is_told_beside_live_counts_and_late_boards(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    delayed = SETTINGS.model_copy(update={"spectator_delay_s": 5})
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], delayed, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code))
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    assert await tab.run("() => document.querySelector('#banner .delay')") is None
+    await start(race)
+    await tab.wait_for("() => document.body.dataset.phase === 'racing'")
+    note = await tab.run(TEXT, "#banner .delay")
+    assert note == "boards are shown 5 s late; cards home and moves are live"
+    bob = race.racers[1]
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({TEXT})(['#boards [data-seat=\"1\"] .moves']) === '1 moves'")
+    assert await tab.run(VERSION, 1) == "0", "the board is not due yet"
+    race.advance_to(server.clock.now_ms() + 5000)
+    await tab.wait_for(f"() => ({VERSION})(1) === '1'")
+    assert tab.errors == []
