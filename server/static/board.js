@@ -110,7 +110,8 @@ function foundationsElement(board) {
 
 // What each game lays out beside its foundations, and what passes_left counts.
 const GAMES = {
-  "little-forty": { stock: true, waste: true, passes: ["pass", "passes"] },
+  // passes_left counts turn-overs: 3 passes through the stock are 2 turn-overs (docs/rules.md).
+  "little-forty": { stock: true, waste: true, passes: ["turn-over", "turn-overs"] },
   "little-milligan": { stock: true, waste: false, passes: null },
   "little-billie": { stock: false, waste: false, passes: ["redeal", "redeals"] },
   "double-canfield-40": { stock: true, waste: true, passes: ["pass", "passes"] },

@@ -133,7 +133,7 @@ function panelHead(player, room, board) {
   fill.style.width = total === 0 ? "0%" : `${(100 * player.progress) / total}%`;
   bar.append(fill, element("span", "progress-text", total === 0 ? "" : `${player.progress} / ${total}`));
   const stats = element("div", "stats");
-  stats.append(element("span", "moves", `${player.moves} moves`));
+  stats.append(element("span", "moves", player.moves === 1 ? "1 move" : `${player.moves} moves`));
   if (player.finished_at_ms !== null && room.start_at_ms !== null) {
     stats.append(element("span", "finish", formatDuration(player.finished_at_ms - room.start_at_ms, true)));
   }

@@ -354,7 +354,7 @@ async def test_a_spectator_delay_is_told_beside_live_counts_and_late_boards(
     assert note == "boards are shown 5 s late; cards home and moves are live"
     bob = race.racers[1]
     await bob.play("draw")
-    await tab.wait_for(f"() => ({TEXT})(['#boards [data-seat=\"1\"] .moves']) === '1 moves'")
+    await tab.wait_for(f"() => ({TEXT})(['#boards [data-seat=\"1\"] .moves']) === '1 move'")
     assert await tab.run(VERSION, 1) == "0", "the board is not due yet"
     race.advance_to(server.clock.now_ms() + 5000)
     await tab.wait_for(f"() => ({VERSION})(1) === '1'")

@@ -137,6 +137,17 @@ async def test_twenty_six_fans_are_drawn_as_rows_and_passes_as_redeals(tab: Tab)
     assert drawn["notes"] == "1 redeal left · 9/104 home"
 
 
+async def test_little_forty_counts_its_turn_overs_left(tab: Tab) -> None:
+    forty: dict[str, Any] = {"variant": "little-forty", "foundations": [None] * 8}
+    forty |= {"reserve": None, "reserve_hidden": 0, "base_rank": 1, "stock": 64, "waste": []}
+    # Three passes through the stock in all: the first, then two turn-overs of the waste.
+    drawn = [await tab.run(DRAW, _board(**forty, passes_left=left)) for left in (2, 1)]
+    assert [notes["notes"] for notes in drawn] == [
+        "2 turn-overs left · 9/104 home",
+        "1 turn-over left · 9/104 home",
+    ]
+
+
 async def test_a_card_that_is_not_a_card_is_refused(tab: Tab) -> None:
     script = """async ([cards]) => {
       const { parseCard } = await import("./static/board.js");
