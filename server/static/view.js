@@ -61,7 +61,21 @@ export function stepSeat(direction) {
   const seats = Array.from(document.querySelectorAll("#tabs [data-seat]"), (tab) => Number(tab.dataset.seat));
   const at = seats.indexOf(selected);
   const next = seats[at + direction];
-  if (next !== undefined) selectSeat(next);
+  if (next !== undefined) {
+    selectSeat(next);
+    revealTab();
+  }
+}
+
+/** Scroll the row of tabs (not the page) so the chosen racer's tab is in sight. */
+export function revealTab() {
+  const strip = byId("tabs");
+  const tab = strip.querySelector(".tab.active");
+  if (tab === null) return;
+  const left = tab.getBoundingClientRect().left - strip.getBoundingClientRect().left + strip.scrollLeft;
+  const right = left + tab.offsetWidth;
+  if (left < strip.scrollLeft) strip.scrollLeft = left;
+  else if (right > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = right - strip.clientWidth;
 }
 
 function clockText(watch, now) {

@@ -4,7 +4,7 @@
 
 import { Link, socketUrl } from "./link.js";
 import { Watch } from "./room.js";
-import { renderPage, renderClock, renderStatus, selectSeat, stepSeat } from "./view.js";
+import { renderPage, renderClock, renderStatus, revealTab, selectSeat, stepSeat } from "./view.js";
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const CODE = new RegExp(`^[${CODE_ALPHABET}]{6}$`);
@@ -34,7 +34,9 @@ class Page {
     document.getElementById("stage").hidden = false;
     document.getElementById("tabs").addEventListener("click", (click) => {
       const tab = click.target.closest("[data-seat]");
-      if (tab !== null) selectSeat(Number(tab.dataset.seat));
+      if (tab === null) return;
+      selectSeat(Number(tab.dataset.seat));
+      revealTab();
     });
     followSwipes(document.getElementById("boards"));
     this.link.open();

@@ -359,3 +359,34 @@ async def test_a_spectator_delay_is_told_beside_live_counts_and_late_boards(
     race.advance_to(server.clock.now_ms() + 5000)
     await tab.wait_for(f"() => ({VERSION})(1) === '1'")
     assert tab.errors == []
+
+
+ACTIVE_TAB = """() => {
+  const active = document.querySelector('#tabs .tab.active');
+  const rect = active.getBoundingClientRect();
+  return [rect.left >= 0 && rect.right <= window.innerWidth, active.firstChild.textContent];
+}"""
+
+
+async def test_a_swipe_brings_the_racers_tab_into_sight(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    names = [f"Racer with a long name {n}" for n in range(4)]
+    race = await open_race(connect, VARIANT, names, SETTINGS, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), viewport=PHONE)
+    await tab.wait_for("() => document.querySelectorAll('#tabs .tab').length === 4")
+    await start(race)
+    await tab.wait_for("() => document.querySelectorAll('#boards .panel .cards').length === 4")
+    assert await tab.run("() => document.getElementById('tabs').scrollWidth > window.innerWidth")
+    for _ in names[1:]:
+        await tab.run(SWIPE, -120)
+    assert await tab.run(VISIBLE) == [3]
+    assert await tab.run(ACTIVE_TAB) == [True, names[3]]
+    await race.racers[3].play("draw")
+    await tab.wait_for(f"() => ({VERSION})(3) === '1'")
+    assert await tab.run(ACTIVE_TAB) == [True, names[3]], "drawing the page again keeps it in sight"
+    for _ in names[1:]:
+        await tab.run(SWIPE, 120)
+    assert await tab.run(ACTIVE_TAB) == [True, names[0]]
+    assert await tab.run("() => window.scrollY") == 0, "only the row of tabs scrolls"
+    assert tab.errors == []
