@@ -148,6 +148,49 @@ async def test_little_forty_counts_its_turn_overs_left(tab: Tab) -> None:
     ]
 
 
+FANS = """async ([board, width]) => {
+  const { drawBoard } = await import("./static/board.js");
+  const panel = document.createElement("article");
+  panel.className = "panel";
+  panel.style.width = `${width}px`;
+  panel.append(drawBoard(board));
+  document.body.append(panel);
+  const hidden = [];
+  for (const fan of panel.querySelectorAll(".pile.fan")) {
+    const cards = Array.from(fan.querySelectorAll(".card"));
+    cards.slice(0, -1).forEach((card, i) => {
+      const corner = card.querySelector(".corner").getBoundingClientRect();
+      const next = cards[i + 1].getBoundingClientRect();
+      if (corner.right > next.left + 0.5) hidden.push(card.dataset.card);
+    });
+  }
+  const fanRects = Array.from(panel.querySelectorAll(".fan"), (f) => f.getBoundingClientRect());
+  const columns = new Set(fanRects.map((rect) => Math.round(rect.left))).size;
+  const inside = fanRects.every((rect) => rect.right <= panel.getBoundingClientRect().right);
+  panel.remove();
+  return { hidden, columns, inside };
+}"""
+
+
+@pytest.mark.parametrize("width", [430, 340])
+async def test_the_cards_under_a_fans_top_show_their_rank_and_suit(tab: Tab, width: int) -> None:
+    fans = [["Th", "Qs", "Td", "Kc"] for _ in range(26)]
+    board = _board(
+        variant="little-billie",
+        tableau=fans,
+        foundations=[None] * 8,
+        stock=0,
+        waste=[],
+        reserve=None,
+        reserve_hidden=0,
+        passes_left=2,
+        base_rank=1,
+    )
+    drawn = await tab.run(FANS, board, width)
+    assert drawn["hidden"] == [], "a card's corner is covered by the card above it"
+    assert drawn["columns"] == 4 and drawn["inside"]
+
+
 async def test_a_card_that_is_not_a_card_is_refused(tab: Tab) -> None:
     script = """async ([cards]) => {
       const { parseCard } = await import("./static/board.js");
