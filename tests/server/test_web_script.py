@@ -191,6 +191,46 @@ async def test_the_cards_under_a_fans_top_show_their_rank_and_suit(tab: Tab, wid
     assert drawn["columns"] == 4 and drawn["inside"]
 
 
+FOUNDATIONS = """async ([board]) => {
+  const { drawBoard, shownCards } = await import("./static/board.js");
+  const root = drawBoard(board);
+  return {
+    shown: shownCards(root),
+    slots: Array.from(root.querySelectorAll(".foundation"), (slot) =>
+      [slot.getAttribute("aria-label"), slot.dataset.direction ?? null, slot.textContent]),
+  };
+}"""
+
+
+async def test_little_billies_foundations_show_their_suit_and_direction(tab: Tab) -> None:
+    board = _board(
+        variant="little-billie",
+        tableau=[["Ac", "2c"]] * 26,
+        foundations=["3c", None, None, None, None, "??", None, "Qs"],
+        stock=0,
+        waste=[],
+        reserve=None,
+        reserve_hidden=0,
+        passes_left=2,
+        base_rank=1,
+    )
+    drawn = await tab.run(FOUNDATIONS, board)
+    up, down = "up from the Ace", "down from the King"
+    assert drawn["slots"] == [
+        [f"foundation 1: clubs, {up}", "up", "3♣♣↑"],
+        [f"foundation 2: diamonds, {up}", "up", "♦↑"],
+        [f"foundation 3: hearts, {up}", "up", "♥↑"],
+        [f"foundation 4: spades, {up}", "up", "♠↑"],
+        [f"foundation 5: clubs, {down}", "down", "♣↓"],
+        [f"foundation 6: diamonds, {down}", "down", "↓"],
+        [f"foundation 7: hearts, {down}", "down", "♥↓"],
+        [f"foundation 8: spades, {down}", "down", "Q♠♠↓"],
+    ]
+    assert drawn["shown"][:3] == ["3c", "??", "Qs"], "the tops are drawn as before"
+    forty = await tab.run(FOUNDATIONS, _board(variant="little-forty", foundations=["Ah", None]))
+    assert forty["slots"] == [["foundation 1", None, "A♥♥"], ["foundation 2", None, ""]]
+
+
 async def test_a_card_that_is_not_a_card_is_refused(tab: Tab) -> None:
     script = """async ([cards]) => {
       const { parseCard } = await import("./static/board.js");
