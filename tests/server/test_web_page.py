@@ -390,3 +390,20 @@ async def test_a_swipe_brings_the_racers_tab_into_sight(
     assert await tab.run(ACTIVE_TAB) == [True, names[0]]
     assert await tab.run("() => window.scrollY") == 0, "only the row of tabs scrolls"
     assert tab.errors == []
+
+
+async def test_a_long_name_fits_the_results_on_a_phone(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    long_name = "W" * 24  # the longest name a player may take, with nowhere to break
+    race = await open_race(connect, VARIANT, ["Ada", long_name], SETTINGS, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), viewport=PHONE)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    await start(race)
+    for racer in race.racers:
+        await racer.resign()
+    await race_over(race)
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
+    assert await tab.run(RANKS) == [["1", "Ada"], ["2", long_name]]
+    assert await tab.run("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert tab.errors == []
