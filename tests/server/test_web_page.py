@@ -407,3 +407,22 @@ async def test_a_long_name_fits_the_results_on_a_phone(
     assert await tab.run(RANKS) == [["1", "Ada"], ["2", long_name]]
     assert await tab.run("() => document.documentElement.scrollWidth <= window.innerWidth")
     assert tab.errors == []
+
+
+async def test_a_phone_shows_every_racer_before_the_race(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race = await open_race(connect, VARIANT, ["Ada", "Bob", "Cy"], SETTINGS, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), viewport=PHONE)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    tabs = "() => document.getElementById('tabs').getBoundingClientRect().height"
+    assert await tab.run(VISIBLE) == [0, 1, 2]
+    assert not await tab.run(tabs), "no tabs while every panel shows"
+    await ready_all(race)
+    await tab.wait_for("() => document.body.dataset.phase === 'countdown'")
+    assert await tab.run(VISIBLE) == [0, 1, 2]
+    await wait_start(race)
+    await tab.wait_for("() => document.querySelectorAll('#boards .panel .cards').length === 3")
+    assert await tab.run(VISIBLE) == [0], "one board at a time once the race is on"
+    assert await tab.run(tabs)
+    assert tab.errors == []
