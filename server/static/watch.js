@@ -10,6 +10,9 @@ const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const CODE = new RegExp(`^[${CODE_ALPHABET}]{6}$`);
 const SPECTATOR_NAME = "web";
 const SWIPE_PX = 60;
+/** Refusals of a join that say "not now", not "never": the page joins again later. */
+const ENTRY_LATER = new Set(["proto/rate-limited", "server/busy"]);
+const ENTRY_RETRY_MS = 1000;
 
 /** The room code this page is for, from its address; null on the code form. */
 export function codeFromPath(pathname) {
@@ -23,6 +26,7 @@ class Page {
     this.token = null;
     this.entryId = null;
     this.drawPending = false;
+    this.entryTimer = null;
     this.link = new Link(socketUrl(window.location), {
       onReady: () => this.enter(),
       onMessage: (message) => this.receive(message),
@@ -45,6 +49,8 @@ class Page {
 
   /** A connection was agreed: resume where the page was, or join as a spectator. */
   enter() {
+    clearTimeout(this.entryTimer);
+    this.entryTimer = null;
     if (this.token !== null) {
       this.entryId = this.link.send({ type: "resume", token: this.token, last_seq: this.watch.lastSeq });
     } else {
@@ -63,6 +69,10 @@ class Page {
       this.enter();
       return;
     }
+    if (ENTRY_LATER.has(message.code)) {
+      this.enterLater(message);
+      return;
+    }
     const stops = {
       "room/not-found": `There is no room ${this.watch.code} (it may have expired).`,
       "room/full": `Room ${this.watch.code} has no spectator places left.`,
@@ -70,11 +80,22 @@ class Page {
     this.link.stop(stops[message.code] ?? `The server refused: ${message.message} (${message.code})`);
   }
 
+  /** Join again after the wait the server asked for ("try again in N s"), or a short one. */
+  enterLater(message) {
+    const asked = /try again in (\d+(?:\.\d+)?) s/.exec(message.message);
+    const waitMs = Math.max(ENTRY_RETRY_MS, asked === null ? 0 : Number(asked[1]) * 1000);
+    const reason = message.code === "server/busy" ? "the server is busy" : "too many joins from this address just now";
+    renderStatus("connecting", `${reason}; joining again in ${Math.ceil(waitMs / 1000)} s`);
+    clearTimeout(this.entryTimer);
+    this.entryTimer = setTimeout(() => this.enter(), waitMs);
+  }
+
   draw() {
     if (this.drawPending) return;
     this.drawPending = true;
     requestAnimationFrame(() => {
       this.drawPending = false;
+    this.entryTimer = null;
       renderPage(this.watch, this.link.serverNow());
     });
   }

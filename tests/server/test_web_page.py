@@ -426,3 +426,23 @@ async def test_a_phone_shows_every_racer_before_the_race(
     assert await tab.run(VISIBLE) == [0], "one board at a time once the race is on"
     assert await tab.run(tabs)
     assert tab.errors == []
+
+
+async def test_a_page_refused_for_too_many_joins_joins_again_after_the_wait(
+    store: Store, clock: ManualClock, chromium: Any
+) -> None:
+    async with (
+        serve(store, clock, joins_burst=1, joins_per_minute=60.0) as limited,
+        opened_clients(Client.open, limited) as connect,
+    ):
+        race = await open_race(connect, VARIANT, ["Ada"], SETTINGS, watchers=0)
+        first = await open_tab(chromium, page_url(limited, race.code))
+        await first.wait_for("() => document.body.dataset.link === 'live'")
+        second = await open_tab(chromium, page_url(limited, race.code))
+        waiting = "too many joins from this address just now; joining again in 1 s"
+        await second.wait_for(f"() => ({TEXT})(['#link']) === '{waiting}'")
+        assert await second.run("() => document.body.dataset.link") == "connecting"
+        race.advance_to(clock.now_ms() + 1000)
+        await second.wait_for("() => document.body.dataset.phase === 'lobby'")
+        assert await second.run(TEXT, "#link") == "live"
+        assert first.errors == second.errors == []
