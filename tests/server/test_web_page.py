@@ -287,6 +287,9 @@ async def test_an_unknown_room_is_reported_and_not_retried(
 async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium: Any) -> None:
     tab = await open_tab(chromium, f"http://127.0.0.1:{server.port}/")
     assert tab.page.url.endswith("/watch/")
+    shown = "([s]) => document.querySelector(s).getBoundingClientRect().height > 0"
+    assert not await tab.run(shown, "#link"), "the code box connects to nothing"
+    assert not await tab.run(shown, ".legend")
     await tab.page.fill("#pick-code", "abc2i4")
     await tab.page.click("#pick-form button")
     assert "6 characters of" in await tab.run(TEXT, "#pick-hint")
@@ -295,6 +298,7 @@ async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium:
         await tab.page.click("#pick-form button")
     assert tab.page.url.endswith("/watch/ZZZZ22")
     await tab.wait_for("() => document.body.dataset.link === 'stopped'")
+    assert await tab.run(shown, "#link"), "a room's page says how its link is"
     assert tab.errors == []
 
 
