@@ -30,7 +30,7 @@ class Page {
     this.link = new Link(socketUrl(window.location), {
       onReady: () => this.enter(),
       onMessage: (message) => this.receive(message),
-      onStatus: (state, text) => renderStatus(state, text),
+      onStatus: (state, text) => this.status(state, text),
     });
   }
 
@@ -45,6 +45,15 @@ class Page {
     followSwipes(document.getElementById("boards"));
     this.link.open();
     setInterval(() => renderClock(this.watch, this.link.serverNow()), 250);
+  }
+
+  /** The link's state; a page that stops before it could show the room offers the code box. */
+  status(state, text) {
+    renderStatus(state, text);
+    if (state !== "stopped" || this.watch.room !== null) return;
+    document.getElementById("stage").hidden = true;
+    document.body.dataset.phase = "pick";
+    showPicker(text);
   }
 
   /** A connection was agreed: resume where the page was, or join as a spectator. */
@@ -146,11 +155,13 @@ function followSwipes(boards) {
   }, { passive: true });
 }
 
-function showPicker() {
+/** The code box, with `reason` (why this page shows no room) above a code typed wrong. */
+function showPicker(reason = "") {
   const pick = document.getElementById("pick");
   pick.hidden = false;
   const input = document.getElementById("pick-code");
   const hint = document.getElementById("pick-hint");
+  hint.textContent = reason;
   input.focus();
   document.getElementById("pick-form").addEventListener("submit", (submit) => {
     submit.preventDefault();

@@ -276,11 +276,21 @@ async def test_the_page_joins_again_when_its_seat_cannot_be_resumed(
 
 
 async def test_an_unknown_room_is_reported_and_not_retried(
-    server: RaceServer, chromium: Any
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
 ) -> None:
     tab = await open_tab(chromium, page_url(server, "ZZZZ22"))
     await tab.wait_for("() => document.body.dataset.link === 'stopped'")
-    assert await tab.run(TEXT, "#link") == "There is no room ZZZZ22 (it may have expired)."
+    reason = "There is no room ZZZZ22 (it may have expired)."
+    assert await tab.run(TEXT, "#link") == reason
+    # The page offers the code box, saying why, to type the code again.
+    assert await tab.run("() => document.getElementById('pick').hidden") is False
+    assert await tab.run(TEXT, "#pick-hint") == reason
+    race = await open_race(connect, VARIANT, ["Ada"], SETTINGS, watchers=0)
+    await tab.page.fill("#pick-code", race.code.lower())
+    async with tab.page.expect_navigation():
+        await tab.page.click("#pick-form button")
+    assert tab.page.url == page_url(server, race.code)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
     assert tab.errors == []
 
 
@@ -298,7 +308,7 @@ async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium:
         await tab.page.click("#pick-form button")
     assert tab.page.url.endswith("/watch/ZZZZ22")
     await tab.wait_for("() => document.body.dataset.link === 'stopped'")
-    assert await tab.run(shown, "#link"), "a room's page says how its link is"
+    assert await tab.run(TEXT, "#pick-hint") == "There is no room ZZZZ22 (it may have expired)."
     assert tab.errors == []
 
 
