@@ -104,7 +104,6 @@ class Page {
     this.drawPending = true;
     requestAnimationFrame(() => {
       this.drawPending = false;
-    this.entryTimer = null;
       renderPage(this.watch, this.link.serverNow());
     });
   }
