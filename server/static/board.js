@@ -98,11 +98,28 @@ function reserveElement(board) {
   return node;
 }
 
+// Foundations with a fixed suit and direction each (docs/rules.md): Little Billie's
+// 1-4 go up from the Ace in clubs, diamonds, hearts, spades, 5-8 down from the King.
+const FIXED_FOUNDATIONS = {
+  "little-billie": [..."cdhscdhs"].map((suit, i) => ({ suit: SUITS[suit], down: i >= 4 })),
+};
+
 function foundationsElement(board) {
   const row = element("div", "foundations");
+  const fixed = FIXED_FOUNDATIONS[board.variant] ?? [];
   board.foundations.forEach((top, i) => {
-    const node = slot("foundation", `foundation ${i + 1}`);
-    node.append(top === null ? element("div", "card empty") : cardElement(top));
+    const rule = fixed[i];
+    const way = rule === undefined ? "" : `: ${rule.suit.name}, ${rule.down ? "down from the King" : "up from the Ace"}`;
+    const node = slot("foundation", `foundation ${i + 1}${way}`);
+    node.title = `foundation ${i + 1}${way}`;
+    const card = top === null ? element("div", "card empty") : cardElement(top);
+    if (rule !== undefined) {
+      const arrow = rule.down ? "\u2193" : "\u2191";
+      node.dataset.direction = rule.down ? "down" : "up";
+      if (top === null) card.append(element("span", rule.suit.red ? "mark red" : "mark", `${rule.suit.symbol}${arrow}`));
+      else node.append(element("span", "direction", arrow));
+    }
+    node.prepend(card);
     row.append(node);
   });
   return row;
@@ -110,7 +127,8 @@ function foundationsElement(board) {
 
 // What each game lays out beside its foundations, and what passes_left counts.
 const GAMES = {
-  "little-forty": { stock: true, waste: true, passes: ["pass", "passes"] },
+  // passes_left counts turn-overs: 3 passes through the stock are 2 turn-overs (docs/rules.md).
+  "little-forty": { stock: true, waste: true, passes: ["turn-over", "turn-overs"] },
   "little-milligan": { stock: true, waste: false, passes: null },
   "little-billie": { stock: false, waste: false, passes: ["redeal", "redeals"] },
   "double-canfield-40": { stock: true, waste: true, passes: ["pass", "passes"] },

@@ -89,7 +89,11 @@ export class Watch {
 
   /** A joined or snapshot reply: the whole room, replacing what was known. */
   replace(room, seq) {
-    if (this.room !== null && this.room.race_no !== room.race_no) this.clearRace();
+    if (this.room !== null && this.room.race_no !== room.race_no) {
+      // A commitment seen at an earlier race's countdown says nothing of this race's seed.
+      this.clearRace();
+      this.commitSeen = null;
+    }
     this.room = room;
     this.lastSeq = seq;
     if (room.phase === "lobby" || room.phase === "countdown") this.clearRace();

@@ -3,6 +3,7 @@
 // and the seed check. Only boards that changed are drawn again.
 
 import { drawBoard } from "./board.js";
+import { rankedFromRoom } from "./ranking.js";
 import { checkSeed, describeSeed } from "./seed.js";
 
 const VARIANTS = {
@@ -61,7 +62,21 @@ export function stepSeat(direction) {
   const seats = Array.from(document.querySelectorAll("#tabs [data-seat]"), (tab) => Number(tab.dataset.seat));
   const at = seats.indexOf(selected);
   const next = seats[at + direction];
-  if (next !== undefined) selectSeat(next);
+  if (next !== undefined) {
+    selectSeat(next);
+    revealTab();
+  }
+}
+
+/** Scroll the row of tabs (not the page) so the chosen racer's tab is in sight. */
+export function revealTab() {
+  const strip = byId("tabs");
+  const tab = strip.querySelector(".tab.active");
+  if (tab === null) return;
+  const left = tab.getBoundingClientRect().left - strip.getBoundingClientRect().left + strip.scrollLeft;
+  const right = left + tab.offsetWidth;
+  if (left < strip.scrollLeft) strip.scrollLeft = left;
+  else if (right > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = right - strip.clientWidth;
 }
 
 function clockText(watch, now) {
@@ -97,15 +112,21 @@ function bannerFor(room) {
   } else if (room.phase === "racing") {
     const racing = room.players.filter((player) => player.outcome === "playing").length;
     banner.append(element("strong", "", "Race on"), ` \u2014 ${racing} of ${room.players.length} still racing`);
+    const delay = room.settings.spectator_delay_s;
+    if (delay > 0) {
+      banner.append(element("span", "delay", `boards are shown ${delay} s late; cards home and moves are live`));
+    }
   } else {
     banner.append(element("strong", "", `Race ${room.race_no} is over`));
   }
   return banner;
 }
 
+/** A racer's badge: its race's outcome once it has one, even if it has left since. */
 function badgeFor(player, phase) {
-  if (player.away) return ["away", "away"];
-  if (phase === "lobby" || phase === "countdown") return player.ready ? ["ready", "ready"] : ["waiting", "not ready"];
+  const racing = phase === "racing" || phase === "finished";
+  if (player.away && !(racing && player.outcome !== "playing")) return ["away", "away"];
+  if (!racing) return player.ready ? ["ready", "ready"] : ["waiting", "not ready"];
   return [player.outcome, OUTCOMES[player.outcome] ?? player.outcome];
 }
 
@@ -127,7 +148,7 @@ function panelHead(player, room, board) {
   fill.style.width = total === 0 ? "0%" : `${(100 * player.progress) / total}%`;
   bar.append(fill, element("span", "progress-text", total === 0 ? "" : `${player.progress} / ${total}`));
   const stats = element("div", "stats");
-  stats.append(element("span", "moves", `${player.moves} moves`));
+  stats.append(element("span", "moves", player.moves === 1 ? "1 move" : `${player.moves} moves`));
   if (player.finished_at_ms !== null && room.start_at_ms !== null) {
     stats.append(element("span", "finish", formatDuration(player.finished_at_ms - room.start_at_ms, true)));
   }
@@ -181,8 +202,8 @@ function resultRows(watch) {
     const total = watch.startBoard?.total ?? watch.boardOf(watch.result.ranking[0]?.seat)?.total;
     return watch.result.ranking.map((r) => [String(r.rank), r.name, r.outcome, r.progress, total, r.moves, r.elapsed_ms]);
   }
-  return room.players.map((p) => ["", p.name, p.outcome, p.progress, watch.boardOf(p.seat)?.total, p.moves,
-    p.finished_at_ms === null ? null : p.finished_at_ms - room.start_at_ms]);
+  return rankedFromRoom(room).map(([rank, p]) => [rank, p.name, p.outcome, p.progress, watch.boardOf(p.seat)?.total,
+    p.moves, p.finished_at_ms === null ? null : p.finished_at_ms - room.start_at_ms]);
 }
 
 function renderResults(watch) {

@@ -4,12 +4,15 @@
 
 import { Link, socketUrl } from "./link.js";
 import { Watch } from "./room.js";
-import { renderPage, renderClock, renderStatus, selectSeat, stepSeat } from "./view.js";
+import { renderPage, renderClock, renderStatus, revealTab, selectSeat, stepSeat } from "./view.js";
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const CODE = new RegExp(`^[${CODE_ALPHABET}]{6}$`);
 const SPECTATOR_NAME = "web";
 const SWIPE_PX = 60;
+/** Refusals of a join that say "not now", not "never": the page joins again later. */
+const ENTRY_LATER = new Set(["proto/rate-limited", "server/busy"]);
+const ENTRY_RETRY_MS = 1000;
 
 /** The room code this page is for, from its address; null on the code form. */
 export function codeFromPath(pathname) {
@@ -23,10 +26,11 @@ class Page {
     this.token = null;
     this.entryId = null;
     this.drawPending = false;
+    this.entryTimer = null;
     this.link = new Link(socketUrl(window.location), {
       onReady: () => this.enter(),
       onMessage: (message) => this.receive(message),
-      onStatus: (state, text) => renderStatus(state, text),
+      onStatus: (state, text) => this.status(state, text),
     });
   }
 
@@ -34,15 +38,28 @@ class Page {
     document.getElementById("stage").hidden = false;
     document.getElementById("tabs").addEventListener("click", (click) => {
       const tab = click.target.closest("[data-seat]");
-      if (tab !== null) selectSeat(Number(tab.dataset.seat));
+      if (tab === null) return;
+      selectSeat(Number(tab.dataset.seat));
+      revealTab();
     });
     followSwipes(document.getElementById("boards"));
     this.link.open();
     setInterval(() => renderClock(this.watch, this.link.serverNow()), 250);
   }
 
+  /** The link's state; a page that stops before it could show the room offers the code box. */
+  status(state, text) {
+    renderStatus(state, text);
+    if (state !== "stopped" || this.watch.room !== null) return;
+    document.getElementById("stage").hidden = true;
+    document.body.dataset.phase = "pick";
+    showPicker(text);
+  }
+
   /** A connection was agreed: resume where the page was, or join as a spectator. */
   enter() {
+    clearTimeout(this.entryTimer);
+    this.entryTimer = null;
     if (this.token !== null) {
       this.entryId = this.link.send({ type: "resume", token: this.token, last_seq: this.watch.lastSeq });
     } else {
@@ -61,11 +78,25 @@ class Page {
       this.enter();
       return;
     }
+    if (ENTRY_LATER.has(message.code)) {
+      this.enterLater(message);
+      return;
+    }
     const stops = {
       "room/not-found": `There is no room ${this.watch.code} (it may have expired).`,
       "room/full": `Room ${this.watch.code} has no spectator places left.`,
     };
     this.link.stop(stops[message.code] ?? `The server refused: ${message.message} (${message.code})`);
+  }
+
+  /** Join again after the wait the server asked for ("try again in N s"), or a short one. */
+  enterLater(message) {
+    const asked = /try again in (\d+(?:\.\d+)?) s/.exec(message.message);
+    const waitMs = Math.max(ENTRY_RETRY_MS, asked === null ? 0 : Number(asked[1]) * 1000);
+    const reason = message.code === "server/busy" ? "the server is busy" : "too many joins from this address just now";
+    renderStatus("connecting", `${reason}; joining again in ${Math.ceil(waitMs / 1000)} s`);
+    clearTimeout(this.entryTimer);
+    this.entryTimer = setTimeout(() => this.enter(), waitMs);
   }
 
   draw() {
@@ -123,11 +154,13 @@ function followSwipes(boards) {
   }, { passive: true });
 }
 
-function showPicker() {
+/** The code box, with `reason` (why this page shows no room) above a code typed wrong. */
+function showPicker(reason = "") {
   const pick = document.getElementById("pick");
   pick.hidden = false;
   const input = document.getElementById("pick-code");
   const hint = document.getElementById("pick-hint");
+  hint.textContent = reason;
   input.focus();
   document.getElementById("pick-form").addEventListener("submit", (submit) => {
     submit.preventDefault();

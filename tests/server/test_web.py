@@ -72,7 +72,15 @@ async def test_every_file_the_page_loads_is_served_with_its_type(race_server: Ra
         assert headers["etag"].startswith('"') and headers["cache-control"] == "no-cache"
         if name.endswith(".js"):
             wanted |= _imports(body.decode())
-    assert {"msgpack.js", "board.js", "seed.js", "room.js", "link.js", "view.js"} <= seen
+    assert {
+        "msgpack.js",
+        "board.js",
+        "seed.js",
+        "room.js",
+        "link.js",
+        "view.js",
+        "ranking.js",
+    } <= seen
 
 
 async def test_a_known_version_is_not_sent_again(race_server: RaceServer) -> None:

@@ -32,6 +32,7 @@ from tests.server._players import (
     race_over,
     ready_all,
     serve,
+    start,
     states_of,
     wait_start,
 )
@@ -275,17 +276,30 @@ async def test_the_page_joins_again_when_its_seat_cannot_be_resumed(
 
 
 async def test_an_unknown_room_is_reported_and_not_retried(
-    server: RaceServer, chromium: Any
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
 ) -> None:
     tab = await open_tab(chromium, page_url(server, "ZZZZ22"))
     await tab.wait_for("() => document.body.dataset.link === 'stopped'")
-    assert await tab.run(TEXT, "#link") == "There is no room ZZZZ22 (it may have expired)."
+    reason = "There is no room ZZZZ22 (it may have expired)."
+    assert await tab.run(TEXT, "#link") == reason
+    # The page offers the code box, saying why, to type the code again.
+    assert await tab.run("() => document.getElementById('pick').hidden") is False
+    assert await tab.run(TEXT, "#pick-hint") == reason
+    race = await open_race(connect, VARIANT, ["Ada"], SETTINGS, watchers=0)
+    await tab.page.fill("#pick-code", race.code.lower())
+    async with tab.page.expect_navigation():
+        await tab.page.click("#pick-form button")
+    assert tab.page.url == page_url(server, race.code)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
     assert tab.errors == []
 
 
 async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium: Any) -> None:
     tab = await open_tab(chromium, f"http://127.0.0.1:{server.port}/")
     assert tab.page.url.endswith("/watch/")
+    shown = "([s]) => document.querySelector(s).getBoundingClientRect().height > 0"
+    assert not await tab.run(shown, "#link"), "the code box connects to nothing"
+    assert not await tab.run(shown, ".legend")
     await tab.page.fill("#pick-code", "abc2i4")
     await tab.page.click("#pick-form button")
     assert "6 characters of" in await tab.run(TEXT, "#pick-hint")
@@ -294,4 +308,155 @@ async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium:
         await tab.page.click("#pick-form button")
     assert tab.page.url.endswith("/watch/ZZZZ22")
     await tab.wait_for("() => document.body.dataset.link === 'stopped'")
+    assert await tab.run(TEXT, "#pick-hint") == "There is no room ZZZZ22 (it may have expired)."
     assert tab.errors == []
+
+
+RANKS = """() => Array.from(document.querySelectorAll('#ranking tr'),
+  (row) => [row.cells[0].textContent, row.cells[1].textContent])"""
+
+
+async def test_a_page_opened_after_the_race_ranks_its_players(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race = await open_race(connect, VARIANT, ["Ada", "Bob", "Cy"], SETTINGS, watchers=0)
+    ada, bob, cy = race.racers
+    await start(race)
+    line = greedy_line(VARIANT, SEED)
+    await bob.play_all(line[: first_progress(line)])
+    for racer in (cy, bob, ada):
+        await racer.resign()
+    over = await race_over(race)
+    assert [result.name for result in over.ranking] == ["Bob", "Ada", "Cy"]
+
+    tab = await open_tab(chromium, page_url(server, race.code))
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 3")
+    # The room says Bob has more cards home than Ada and Cy, not which of them reached
+    # their count first (race_over did: the page that saw it shows that ranking).
+    assert await tab.run(RANKS) == [["1", "Bob"], ["2\u20133", "Ada"], ["2\u20133", "Cy"]]
+    assert tab.errors == []
+
+
+BADGES = "() => Array.from(document.querySelectorAll('#boards .badge'), (b) => b.textContent)"
+
+
+async def test_a_racer_who_leaves_keeps_the_outcome_of_their_race(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    ada, bob = race.racers
+    await bob.resign()
+    await tab.wait_for(f'() => JSON.stringify(({BADGES})()) === \'["racing","resigned"]\'')
+    await bob.client.close()
+    await ada.client.close()
+    await tab.wait_for(f"() => ({BADGES})()[0] === 'away'")
+    assert await tab.run(BADGES) == ["away", "resigned"], "Ada left racing; Bob had resigned"
+    assert tab.errors == []
+
+
+async def test_a_spectator_delay_is_told_beside_live_counts_and_late_boards(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    delayed = SETTINGS.model_copy(update={"spectator_delay_s": 5})
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], delayed, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code))
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    assert await tab.run("() => document.querySelector('#banner .delay')") is None
+    await start(race)
+    await tab.wait_for("() => document.body.dataset.phase === 'racing'")
+    note = await tab.run(TEXT, "#banner .delay")
+    assert note == "boards are shown 5 s late; cards home and moves are live"
+    bob = race.racers[1]
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({TEXT})(['#boards [data-seat=\"1\"] .moves']) === '1 move'")
+    assert await tab.run(VERSION, 1) == "0", "the board is not due yet"
+    race.advance_to(server.clock.now_ms() + 5000)
+    await tab.wait_for(f"() => ({VERSION})(1) === '1'")
+    assert tab.errors == []
+
+
+ACTIVE_TAB = """() => {
+  const active = document.querySelector('#tabs .tab.active');
+  const rect = active.getBoundingClientRect();
+  return [rect.left >= 0 && rect.right <= window.innerWidth, active.firstChild.textContent];
+}"""
+
+
+async def test_a_swipe_brings_the_racers_tab_into_sight(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    names = [f"Racer with a long name {n}" for n in range(4)]
+    race = await open_race(connect, VARIANT, names, SETTINGS, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), viewport=PHONE)
+    await tab.wait_for("() => document.querySelectorAll('#tabs .tab').length === 4")
+    await start(race)
+    await tab.wait_for("() => document.querySelectorAll('#boards .panel .cards').length === 4")
+    assert await tab.run("() => document.getElementById('tabs').scrollWidth > window.innerWidth")
+    for _ in names[1:]:
+        await tab.run(SWIPE, -120)
+    assert await tab.run(VISIBLE) == [3]
+    assert await tab.run(ACTIVE_TAB) == [True, names[3]]
+    await race.racers[3].play("draw")
+    await tab.wait_for(f"() => ({VERSION})(3) === '1'")
+    assert await tab.run(ACTIVE_TAB) == [True, names[3]], "drawing the page again keeps it in sight"
+    for _ in names[1:]:
+        await tab.run(SWIPE, 120)
+    assert await tab.run(ACTIVE_TAB) == [True, names[0]]
+    assert await tab.run("() => window.scrollY") == 0, "only the row of tabs scrolls"
+    assert tab.errors == []
+
+
+async def test_a_long_name_fits_the_results_on_a_phone(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    long_name = "W" * 24  # the longest name a player may take, with nowhere to break
+    race = await open_race(connect, VARIANT, ["Ada", long_name], SETTINGS, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), viewport=PHONE)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    await start(race)
+    for racer in race.racers:
+        await racer.resign()
+    await race_over(race)
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
+    assert await tab.run(RANKS) == [["1", "Ada"], ["2", long_name]]
+    assert await tab.run("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert tab.errors == []
+
+
+async def test_a_phone_shows_every_racer_before_the_race(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race = await open_race(connect, VARIANT, ["Ada", "Bob", "Cy"], SETTINGS, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), viewport=PHONE)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    tabs = "() => document.getElementById('tabs').getBoundingClientRect().height"
+    assert await tab.run(VISIBLE) == [0, 1, 2]
+    assert not await tab.run(tabs), "no tabs while every panel shows"
+    await ready_all(race)
+    await tab.wait_for("() => document.body.dataset.phase === 'countdown'")
+    assert await tab.run(VISIBLE) == [0, 1, 2]
+    await wait_start(race)
+    await tab.wait_for("() => document.querySelectorAll('#boards .panel .cards').length === 3")
+    assert await tab.run(VISIBLE) == [0], "one board at a time once the race is on"
+    assert await tab.run(tabs)
+    assert tab.errors == []
+
+
+async def test_a_page_refused_for_too_many_joins_joins_again_after_the_wait(
+    store: Store, clock: ManualClock, chromium: Any
+) -> None:
+    async with (
+        serve(store, clock, joins_burst=1, joins_per_minute=60.0) as limited,
+        opened_clients(Client.open, limited) as connect,
+    ):
+        race = await open_race(connect, VARIANT, ["Ada"], SETTINGS, watchers=0)
+        first = await open_tab(chromium, page_url(limited, race.code))
+        await first.wait_for("() => document.body.dataset.link === 'live'")
+        second = await open_tab(chromium, page_url(limited, race.code))
+        waiting = "too many joins from this address just now; joining again in 1 s"
+        await second.wait_for(f"() => ({TEXT})(['#link']) === '{waiting}'")
+        assert await second.run("() => document.body.dataset.link") == "connecting"
+        race.advance_to(clock.now_ms() + 1000)
+        await second.wait_for("() => document.body.dataset.phase === 'lobby'")
+        assert await second.run(TEXT, "#link") == "live"
+        assert first.errors == second.errors == []

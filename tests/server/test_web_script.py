@@ -137,6 +137,100 @@ async def test_twenty_six_fans_are_drawn_as_rows_and_passes_as_redeals(tab: Tab)
     assert drawn["notes"] == "1 redeal left · 9/104 home"
 
 
+async def test_little_forty_counts_its_turn_overs_left(tab: Tab) -> None:
+    forty: dict[str, Any] = {"variant": "little-forty", "foundations": [None] * 8}
+    forty |= {"reserve": None, "reserve_hidden": 0, "base_rank": 1, "stock": 64, "waste": []}
+    # Three passes through the stock in all: the first, then two turn-overs of the waste.
+    drawn = [await tab.run(DRAW, _board(**forty, passes_left=left)) for left in (2, 1)]
+    assert [notes["notes"] for notes in drawn] == [
+        "2 turn-overs left · 9/104 home",
+        "1 turn-over left · 9/104 home",
+    ]
+
+
+FANS = """async ([board, width]) => {
+  const { drawBoard } = await import("./static/board.js");
+  const panel = document.createElement("article");
+  panel.className = "panel";
+  panel.style.width = `${width}px`;
+  panel.append(drawBoard(board));
+  document.body.append(panel);
+  const hidden = [];
+  for (const fan of panel.querySelectorAll(".pile.fan")) {
+    const cards = Array.from(fan.querySelectorAll(".card"));
+    cards.slice(0, -1).forEach((card, i) => {
+      const corner = card.querySelector(".corner").getBoundingClientRect();
+      const next = cards[i + 1].getBoundingClientRect();
+      if (corner.right > next.left + 0.5) hidden.push(card.dataset.card);
+    });
+  }
+  const fanRects = Array.from(panel.querySelectorAll(".fan"), (f) => f.getBoundingClientRect());
+  const columns = new Set(fanRects.map((rect) => Math.round(rect.left))).size;
+  const inside = fanRects.every((rect) => rect.right <= panel.getBoundingClientRect().right);
+  panel.remove();
+  return { hidden, columns, inside };
+}"""
+
+
+@pytest.mark.parametrize("width", [430, 340])
+async def test_the_cards_under_a_fans_top_show_their_rank_and_suit(tab: Tab, width: int) -> None:
+    fans = [["Th", "Qs", "Td", "Kc"] for _ in range(26)]
+    board = _board(
+        variant="little-billie",
+        tableau=fans,
+        foundations=[None] * 8,
+        stock=0,
+        waste=[],
+        reserve=None,
+        reserve_hidden=0,
+        passes_left=2,
+        base_rank=1,
+    )
+    drawn = await tab.run(FANS, board, width)
+    assert drawn["hidden"] == [], "a card's corner is covered by the card above it"
+    assert drawn["columns"] == 4 and drawn["inside"]
+
+
+FOUNDATIONS = """async ([board]) => {
+  const { drawBoard, shownCards } = await import("./static/board.js");
+  const root = drawBoard(board);
+  return {
+    shown: shownCards(root),
+    slots: Array.from(root.querySelectorAll(".foundation"), (slot) =>
+      [slot.getAttribute("aria-label"), slot.dataset.direction ?? null, slot.textContent]),
+  };
+}"""
+
+
+async def test_little_billies_foundations_show_their_suit_and_direction(tab: Tab) -> None:
+    board = _board(
+        variant="little-billie",
+        tableau=[["Ac", "2c"]] * 26,
+        foundations=["3c", None, None, None, None, "??", None, "Qs"],
+        stock=0,
+        waste=[],
+        reserve=None,
+        reserve_hidden=0,
+        passes_left=2,
+        base_rank=1,
+    )
+    drawn = await tab.run(FOUNDATIONS, board)
+    up, down = "up from the Ace", "down from the King"
+    assert drawn["slots"] == [
+        [f"foundation 1: clubs, {up}", "up", "3♣♣↑"],
+        [f"foundation 2: diamonds, {up}", "up", "♦↑"],
+        [f"foundation 3: hearts, {up}", "up", "♥↑"],
+        [f"foundation 4: spades, {up}", "up", "♠↑"],
+        [f"foundation 5: clubs, {down}", "down", "♣↓"],
+        [f"foundation 6: diamonds, {down}", "down", "↓"],
+        [f"foundation 7: hearts, {down}", "down", "♥↓"],
+        [f"foundation 8: spades, {down}", "down", "Q♠♠↓"],
+    ]
+    assert drawn["shown"][:3] == ["3c", "??", "Qs"], "the tops are drawn as before"
+    forty = await tab.run(FOUNDATIONS, _board(variant="little-forty", foundations=["Ah", None]))
+    assert forty["slots"] == [["foundation 1", None, "A♥♥"], ["foundation 2", None, ""]]
+
+
 async def test_a_card_that_is_not_a_card_is_refused(tab: Tab) -> None:
     script = """async ([cards]) => {
       const { parseCard } = await import("./static/board.js");
@@ -200,3 +294,33 @@ async def test_room_events_change_the_room_as_the_server_did(tab: Tab) -> None:
     assert got["room"]["phase"] == "racing" and got["room"]["start_at_ms"] == 9000
     assert got["commit"] == commit and got["seqs"] == 9
     assert got["boards"]["1"]["version"] == 4
+
+
+async def test_a_commitment_from_an_earlier_race_is_not_held_against_the_next(tab: Tab) -> None:
+    settings = Settings(countdown_s=1).model_dump()
+    first, second = hashlib.sha256(b"seed one").hexdigest(), hashlib.sha256(b"seed two").hexdigest()
+    room = {
+        "code": "ABC234", "variant": "little-forty", "settings": settings, "phase": "countdown",
+        "race_no": 1, "host": 0, "spectators": 1, "start_at_ms": 9000, "seed_commit": first,
+        "seed": None, "players": [],
+    }  # fmt: skip
+    # The page saw race 1's countdown, then was away until race 2 was over: a snapshot.
+    over = {**room, "phase": "finished", "race_no": 2, "seed_commit": second,
+            "seed": b"seed two".hex()}  # fmt: skip
+    script = """async ([room, over]) => {
+      const { Watch } = await import("./static/room.js");
+      const { renderPage } = await import("./static/view.js");
+      const watch = new Watch(room.code);
+      watch.replace(room, 4);
+      const seen = watch.commitSeen;
+      watch.replace(over, 40);
+      renderPage(watch, 0);
+      return [seen, watch.commitSeen];
+    }"""
+    seen, after = await tab.run(script, room, over)
+    assert seen == first
+    assert after is None, "race 2's commitment was never seen at its countdown"
+    check = "() => document.getElementById('seed-check')"
+    await tab.wait_for(f"() => ({check})().dataset.ok !== ''")
+    assert await tab.run(f"() => ({check})().dataset.ok") == "true"
+    assert "published with the results" in await tab.run(f"() => ({check})().textContent")
