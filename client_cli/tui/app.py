@@ -228,7 +228,8 @@ class RaceApp(App[int]):
         if room is not None and room.phase != "racing":
             self.warned.clear()
         elif room is not None and self.session.tracker.seat is not None:
-            due = warning_due(time_left_ms(room, self.session.now_ms()), self.warned)
+            left_ms = time_left_ms(room, self.session.now_ms())
+            due = warning_due(left_ms, self.warned, room.settings.time_limit_s)
             if due is not None:
                 self.warned.update(mark for mark in (WARN_S, URGENT_S) if mark >= due)
                 self.bell()

@@ -26,8 +26,10 @@ STATE_STYLES = {"won": "bold green", "stuck": "yellow", "resigned": "dim", "time
 
 
 def state_of(player: PlayerInfo, phase: str) -> str:
-    """What a racer is doing, in words: ready or not in the lobby, then their race state."""
-    if player.away:
+    """What a racer is doing, in words: ready or not in the lobby, then their race state
+    (their race's outcome stays, even once they have left)."""
+    finished = phase in ("racing", "finished") and player.outcome != "playing"
+    if player.away and not finished:
         return "away"
     if phase == "lobby":
         return "ready" if player.ready else "not ready"
@@ -43,11 +45,14 @@ def time_left_ms(room: RoomSnapshot, now_ms: int) -> int | None:
     return room.start_at_ms + room.settings.time_limit_s * 1000 - now_ms
 
 
-def warning_due(left_ms: int | None, given: set[int]) -> int | None:
-    """The warning (60 or 10 seconds) whose moment has come and that was not given yet."""
+def warning_due(left_ms: int | None, given: set[int], limit_s: int) -> int | None:
+    """The warning (60 or 10 seconds) whose moment has come and that was not given yet;
+    none that a race of `limit_s` seconds starts within (a one-minute race is not
+    "one minute left" at its start)."""
     if left_ms is None:
         return None
-    due = [mark for mark in (URGENT_S, WARN_S) if left_ms <= mark * 1000 and mark not in given]
+    marks = [mark for mark in (URGENT_S, WARN_S) if mark < limit_s]
+    due = [mark for mark in marks if left_ms <= mark * 1000 and mark not in given]
     return due[0] if due else None
 
 

@@ -80,12 +80,25 @@ def test_big_digits_are_five_rows_in_the_chosen_glyphs() -> None:
 
 def test_each_time_warning_is_given_once_and_a_late_start_skips_to_the_nearest() -> None:
     given: set[int] = set()
-    assert warning_due(None, given) is None
-    assert warning_due(61_000, given) is None
-    assert warning_due(60_000, given) == 60
+    assert warning_due(None, given, LIMIT_S) is None
+    assert warning_due(61_000, given, LIMIT_S) is None
+    assert warning_due(60_000, given, LIMIT_S) == 60
     given.add(60)
-    assert warning_due(30_000, given) is None
-    assert warning_due(10_000, given) == 10
-    assert warning_due(5_000, set()) == 10
+    assert warning_due(30_000, given, LIMIT_S) is None
+    assert warning_due(10_000, given, LIMIT_S) == 10
+    assert warning_due(5_000, set(), LIMIT_S) == 10
     assert time_left_ms(racing(), START_MS + 1000) == LIMIT_S * 1000 - 1000
     assert time_left_ms(room(), START_MS) is None
+
+
+def test_a_one_minute_race_is_not_warned_of_its_last_minute_at_the_start() -> None:
+    assert warning_due(60_000, set(), 60) is None
+    assert warning_due(10_000, set(), 60) == 10
+
+
+def test_a_racer_who_left_after_finishing_keeps_their_outcome() -> None:
+    done = player(1, "Bob", away=True, outcome="won")
+    still = player(2, "Cy", away=True, outcome="playing")
+    assert [state_of(p, "finished") for p in (done, still)] == ["won", "away"]
+    assert [state_of(p, "racing") for p in (done, still)] == ["won", "away"]
+    assert state_of(player(3, "Dee", away=True), "lobby") == "away"
