@@ -199,12 +199,16 @@ async def test_a_minute_before_the_end_the_player_is_warned(
     clock: ManualClock, server_url: str
 ) -> None:
     def entry(id_: int) -> CreateRoom:
-        settings = FAST.model_copy(update={"time_limit_s": 60})
+        settings = FAST.model_copy(update={"time_limit_s": 120})
         return CreateRoom(id=id_, variant="little-forty", name="Ada", settings=settings)
 
     app = RaceApp(server_url, entry, UNICODE)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_race(pilot, app, clock)
+        assert app.warned == set()
+        conn = app.session.conn
+        assert conn is not None
+        conn.offset_ms += 60_000  # the client's server clock a minute into the race
         text = await wait_for_text(pilot, "One minute left!")
         assert "0:59 left  1 minute" in text or "1:00 left  1 minute" in text
         assert app.warned == {60}
