@@ -9,9 +9,9 @@ share it and tests can drive it with plain messages.
 
 A ``snapshot`` replaces everything, but events may arrive between asking for
 one and getting it. Those events are kept (`recent`) while a snapshot is
-awaited and the ones newer than the snapshot are applied on top of it. A
-race's results are in no snapshot: a client that resumes its seat before it
-knows the room (a new process) keeps them from the covered events instead.
+awaited and the ones newer than the snapshot are applied on top of it. In a
+finished room the reply (``joined`` or ``snapshot``) carries the race's results,
+so a client that comes after the race shows them as if it had seen it end.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ class Tracker:
         else:
             lines.append(f"Share the code {message.code}: solrace join {message.code} --name NAME")
             lines.append("Type ready when you are, help for the commands.")
-        return lines
+        return lines + self._results_of(message.results)
 
     def _snapshot(self, message: Snapshot) -> list[str]:
         self.code, self.seat, self.room = message.code, message.seat, message.room
@@ -155,10 +155,13 @@ class Tracker:
         lines = [render_room(self.room, self.seat)]
         if self.board is not None:
             lines.append(render(self.board))
-        over = _results_before(recent, message)
-        if over is not None and (self.results is None or self.results.race_no != over.race_no):
-            lines += self._over(over)
-        return lines
+        return lines + self._results_of(message.results)
+
+    def _results_of(self, over: RaceOver | None) -> list[str]:
+        """A reply's race results, unless the race's end was already shown."""
+        if over is None or (self.results is not None and self.results.race_no == over.race_no):
+            return []
+        return self._over(over)
 
     def _resumed(self, message: Resumed) -> list[str]:
         self.code, self.seat = message.code, message.seat
@@ -229,17 +232,3 @@ class Tracker:
             for seat, (version, board) in sorted(self.boards.items())
         ]
         return "\n\n".join(parts)
-
-
-def _results_before(recent: list[EventFrame], snapshot: Snapshot) -> RaceOver | None:
-    """The results of the snapshot's finished race among the events it covers: a client
-    that resumes without knowing its room gets the missed events before the room, and
-    the ranking and move logs are in no snapshot."""
-    room = snapshot.room
-    for frame in recent:
-        event = frame.event
-        if frame.seq > snapshot.seq or not isinstance(event, RaceOver):
-            continue
-        if room.phase == "finished" and event.race_no == room.race_no:
-            return event
-    return None

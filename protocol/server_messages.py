@@ -25,7 +25,7 @@ from protocol._types import (
 )
 from protocol.board import BoardView
 from protocol.errors import ErrorCode
-from protocol.events import RoomEvent
+from protocol.events import RaceOver, RoomEvent
 from protocol.models import Limits, RoomSnapshot
 
 
@@ -66,6 +66,8 @@ class Joined(Model):
     token: Token
     room: RoomSnapshot
     seq: Seq
+    results: RaceOver | None = None
+    """The race's results, as ``race_over`` gave them, when the room is ``finished``."""
 
 
 class Ok(Model):
@@ -100,6 +102,8 @@ class Snapshot(Model):
     """The caller's board while racing or finished; ``None`` in the lobby or for spectators."""
     version: Version | None
     seq: Seq
+    results: RaceOver | None = None
+    """The race's results, as ``race_over`` gave them, when the room is ``finished``."""
 
 
 class Resumed(Model):

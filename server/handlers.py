@@ -27,10 +27,12 @@ from protocol import (
     Ok,
     Ping,
     Pong,
+    RaceOver,
     Ready,
     RequestRematch,
     Resume,
     Resumed,
+    RoomSnapshot,
     SetSettings,
     Snapshot,
     Sync,
@@ -234,23 +236,40 @@ async def _enter(
     await session.services.store.bind_token(token_hash(token), room.code, seat)
     session.bind(room.code, seat, token_hash(token))
     await _watch(session, room.code, seq)
-    stats = await room_update.load_stats(session.services.store, room.code, room, logs=False)
-    snapshot = rooms.snapshot(room, stats)
-    return Joined(id=request_id, code=room.code, seat=seat, token=token, room=snapshot, seq=seq)
+    snapshot, results = await _room_view(session, room)
+    return Joined(
+        id=request_id,
+        code=room.code,
+        seat=seat,
+        token=token,
+        room=snapshot,
+        seq=seq,
+        results=results,
+    )
 
 
 async def _snapshot(session: Session, request_id: int | None, room: Room, seq: int) -> Snapshot:
-    stats = await room_update.load_stats(session.services.store, room.code, room, logs=False)
+    snapshot, results = await _room_view(session, room)
     board, version = await play.own_board(session, room)
     return Snapshot(
         id=request_id,
         code=room.code,
         seat=session.seat,
-        room=rooms.snapshot(room, stats),
+        room=snapshot,
         board=board,
         version=version,
         seq=seq,
+        results=results,
     )
+
+
+async def _room_view(session: Session, room: Room) -> tuple[RoomSnapshot, RaceOver | None]:
+    """The room as clients see it, and its race's results once it is finished (with
+    the move logs, which only they need)."""
+    finished = room.phase == "finished"
+    store = session.services.store
+    stats = await room_update.load_stats(store, room.code, room, logs=finished)
+    return rooms.snapshot(room, stats), races.results(room, stats)
 
 
 async def _watch(

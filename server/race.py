@@ -46,6 +46,7 @@ __all__ = [
     "next_deadline",
     "player_finished",
     "rematch",
+    "results",
     "start",
     "time_limit",
 ]
@@ -198,15 +199,29 @@ def finish_race(room: Room, stats: Mapping[int, PlayerStats], now_ms: int) -> Tr
     if not is_over(room):
         raise RoomError(ErrorCode.ROOM_WRONG_PHASE, "the race is not over")
     start_at, _ = _window(room)
-    over = events.RaceOver(
+    finished = replace(room, phase="finished", ended_at_ms=now_ms)
+    return Transition(finished, (_race_over(finished, stats, start_at, now_ms),))
+
+
+def results(room: Room, stats: Mapping[int, PlayerStats]) -> events.RaceOver | None:
+    """A finished race's results, as its ``race_over`` gave them (None in any other
+    phase). ``stats`` maps seat to record, with move logs."""
+    if room.phase != "finished" or room.start_at_ms is None or room.ended_at_ms is None:
+        return None
+    return _race_over(room, stats, room.start_at_ms, room.ended_at_ms)
+
+
+def _race_over(
+    room: Room, stats: Mapping[int, PlayerStats], start_at_ms: int, ended_at_ms: int
+) -> events.RaceOver:
+    return events.RaceOver(
         race_no=room.race_no,
-        start_at_ms=start_at,
-        ended_at_ms=now_ms,
+        start_at_ms=start_at_ms,
+        ended_at_ms=ended_at_ms,
         seed=room.seed.hex(),
         seed_commit=room.seed_commit,
-        ranking=race_results(room.players, stats, start_at),
+        ranking=race_results(room.players, stats, start_at_ms),
     )
-    return Transition(replace(room, phase="finished"), (over,))
 
 
 def rematch(room: Room, seat: int, secret: bytes) -> Transition:

@@ -90,6 +90,8 @@ class Room:
     phase: Phase = "lobby"
     race_no: int = 1
     start_at_ms: int | None = None
+    ended_at_ms: int | None = None
+    """When the last race ended (set once it is ``finished``)."""
     verdict: DealVerdict | None = None
     """The solver's verdict on a race's deal, once known (`server.verdict`)."""
 

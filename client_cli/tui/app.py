@@ -47,6 +47,7 @@ from protocol import (
     Error,
     EventFrame,
     GoingAway,
+    Joined,
     MakeMove,
     MoveOk,
     ProgressMade,
@@ -188,13 +189,13 @@ class RaceApp(App[int]):
             _dead_end.noticed(self)
         elif isinstance(message, Resumed | GoingAway) and lines:
             self.note(lines[0])  # the end of "reconnecting...", or its start
-        elif isinstance(message, Snapshot):
+        elif isinstance(message, Joined | Snapshot):
             self._results_caught_up()
         self.redraw()
 
     def _results_caught_up(self) -> None:
-        """Show the results a snapshot's room has finished with (a seat resumed after
-        the race ended gets them from the tracker, not from an event shown here)."""
+        """Show the results a reply's room has finished with (a spectator who comes
+        after the race, or a seat resumed after it ended, gets them with the room)."""
         tracker = self.session.tracker
         over, room = tracker.results, tracker.room
         if over is None or room is None or room.phase != "finished":

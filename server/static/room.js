@@ -87,8 +87,9 @@ export class Watch {
     this.commitSeen = null; // seed_commit as published before the seed was revealed
   }
 
-  /** A joined or snapshot reply: the whole room, replacing what was known. */
-  replace(room, seq) {
+  /** A joined or snapshot reply: the whole room, replacing what was known, and in a
+   * finished room the race's results (the reply's `results`, as race_over gave them). */
+  replace(room, seq, results = null) {
     if (this.room !== null && this.room.race_no !== room.race_no) {
       // A commitment seen at an earlier race's countdown says nothing of this race's seed.
       this.clearRace();
@@ -98,6 +99,7 @@ export class Watch {
     this.lastSeq = seq;
     if (room.phase === "lobby" || room.phase === "countdown") this.clearRace();
     if (room.phase !== "finished") this.result = null;
+    else if (results !== null && results.race_no === room.race_no) this.result = results;
     this.commitSeen = room.phase === "finished" ? this.commitSeen : room.seed_commit;
     this.endsAtMs = room.start_at_ms === null ? null : room.start_at_ms + room.settings.time_limit_s * 1000;
   }

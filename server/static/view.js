@@ -3,7 +3,6 @@
 // and the seed check. Only boards that changed are drawn again.
 
 import { drawBoard } from "./board.js";
-import { rankedFromRoom } from "./ranking.js";
 import { checkSeed, describeSeed } from "./seed.js";
 
 const VARIANTS = {
@@ -202,8 +201,9 @@ function resultRows(watch) {
     const total = watch.startBoard?.total ?? watch.boardOf(watch.result.ranking[0]?.seat)?.total;
     return watch.result.ranking.map((r) => [String(r.rank), r.name, r.outcome, r.progress, total, r.moves, r.elapsed_ms]);
   }
-  return rankedFromRoom(room).map(([rank, p]) => [rank, p.name, p.outcome, p.progress, watch.boardOf(p.seat)?.total,
-    p.moves, p.finished_at_ms === null ? null : p.finished_at_ms - room.start_at_ms]);
+  // A room finished before its replies carried the results: its players, unranked.
+  return room.players.map((p) => ["", p.name, p.outcome, p.progress, watch.boardOf(p.seat)?.total, p.moves,
+    p.finished_at_ms === null ? null : p.finished_at_ms - room.start_at_ms]);
 }
 
 function renderResults(watch) {

@@ -112,12 +112,12 @@ class Page {
 const HANDLERS = {
   joined(page, message) {
     page.token = message.token;
-    page.watch.replace(message.room, message.seq);
+    page.watch.replace(message.room, message.seq, message.results ?? null);
     renderStatus("live", "live");
     return true;
   },
   snapshot(page, message) {
-    page.watch.replace(message.room, message.seq);
+    page.watch.replace(message.room, message.seq, message.results ?? null);
     renderStatus("live", "live");
     return true;
   },

@@ -18,6 +18,7 @@ import pytest
 import engine
 from protocol import (
     ErrorCode,
+    JoinRoom,
     MakeMove,
     Ping,
     PlayerFinished,
@@ -25,6 +26,7 @@ from protocol import (
     RaceOver,
     RequestRematch,
     Settings,
+    Sync,
 )
 from server.app import RaceServer
 from server.clock import ManualClock
@@ -245,6 +247,28 @@ async def test_rematch_runs_a_second_race_with_a_new_deal(
     check_results(race, second)
     assert (bytes.fromhex(first.seed), bytes.fromhex(second.seed)) == deals
     assert all(e.move_id.startswith("r2-") for r in second.ranking for e in r.log)
+
+
+async def test_who_comes_after_the_race_gets_its_results(
+    connect: Connect, race_server: RaceServer
+) -> None:
+    """A spectator joining a finished room, and a racer asking for a snapshot, get the
+    race's results as ``race_over`` gave them; after the rematch, none."""
+    deal = secret_deal("results, late")
+    assert len(greedy_line("little-milligan", deal)) > 6
+    pin_secrets(race_server, deal)
+    race = await open_race(connect, "little-milligan", ["Ann", "Bob"], Settings(countdown_s=1))
+    await start(race)
+    ann, bob = race.racers
+    await asyncio.gather(play_and_resign(ann, 6), play_and_resign(bob, 2))
+    over = await race_over(race)
+    late = await connect()
+    joined = await late.call(JoinRoom, code=race.code, name="Late", role="spectator")
+    assert joined.room.phase == "finished" and joined.results == over
+    assert (await bob.client.call(Sync)).results == over
+    assert (await ann.client.call(RequestRematch)).type == "ok"
+    await ann.client.wait_event("rematch")
+    assert (await ann.client.call(Sync)).results is None
 
 
 async def test_time_limit_times_out_everyone_still_playing(connect: Connect) -> None:

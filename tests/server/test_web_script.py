@@ -324,3 +324,26 @@ async def test_a_commitment_from_an_earlier_race_is_not_held_against_the_next(ta
     await tab.wait_for(f"() => ({check})().dataset.ok !== ''")
     assert await tab.run(f"() => ({check})().dataset.ok") == "true"
     assert "published with the results" in await tab.run(f"() => ({check})().textContent")
+
+
+async def test_a_reply_in_a_finished_room_brings_the_races_results(tab: Tab) -> None:
+    settings = Settings(countdown_s=1).model_dump()
+    room = {
+        "code": "ABC234", "variant": "little-forty", "settings": settings, "phase": "finished",
+        "race_no": 2, "host": 0, "spectators": 1, "start_at_ms": 9000,
+        "seed_commit": hashlib.sha256(b"seed two").hexdigest(), "seed": b"seed two".hex(),
+        "players": [],
+    }  # fmt: skip
+    results = {"type": "race_over", "race_no": 2, "start_at_ms": 9000, "ended_at_ms": 9900,
+               "seed": room["seed"], "seed_commit": room["seed_commit"], "ranking": []}  # fmt: skip
+    script = """async ([room, results]) => {
+      const { Watch } = await import("./static/room.js");
+      const watch = new Watch(room.code);
+      watch.replace(room, 40, { ...results, race_no: 1 });
+      const stale = watch.result;
+      watch.replace(room, 40, results);
+      const kept = watch.result && watch.result.ended_at_ms;
+      watch.replace({ ...room, phase: "lobby", race_no: 3, seed: null }, 41, null);
+      return [stale, kept, watch.result];
+    }"""
+    assert await tab.run(script, room, results) == [None, 9900, None]

@@ -14,7 +14,7 @@ from client_cli.tui.widgets import MoveLine
 from engine import VARIANT_KEYS
 from protocol import CreateRoom, JoinRoom
 from server.clock import ManualClock
-from tests.client_cli._driver import Terminal
+from tests.client_cli._driver import Terminal, ready_and_go
 from tests.client_cli.tui._boards import deal_one, pile_rows
 from tests.client_cli.tui._screen import (
     FAST,
@@ -114,5 +114,29 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
             text = await wait_for_text(pilot, "Race 1 results")
             assert "Replayed Ada's 1 move: 0 cards home, agrees." in text
             assert "matches the commit" in text and "WARNING" not in text
+    finally:
+        await bob.close()
+
+
+async def test_a_spectator_who_comes_after_the_race_gets_the_results(
+    clock: ManualClock, server_url: str
+) -> None:
+    bob = Terminal(server_url)
+    try:
+        bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=FAST))
+        await bob.wait_for("Share the code")
+        code = bob.session.tracker.code
+        assert code is not None
+        await ready_and_go(clock, bob)
+        await bob.type("draw", expect="cards home")
+        await bob.type("resign", expect="Race 1 results:")
+        late = RaceApp(
+            server_url,
+            lambda id_: JoinRoom(id=id_, code=code, name="Late", role="spectator"),
+            UNICODE,
+        )
+        async with late.run_test(size=(80, 24)) as pilot:
+            text = await wait_for_text(pilot, "Race 1 results")
+            assert "Replayed Bob's 1 move" in text and "matches the commit" in text
     finally:
         await bob.close()
