@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 import sys
 from contextlib import AsyncExitStack
 
@@ -15,7 +14,7 @@ from server.app import RaceServer
 from server.config import Config, parse_args
 from server.embedded import EmbeddedValkey
 from server.store import Store
-from server.workers import run_workers, stop_with_parent
+from server.workers import STOP_SIGNALS, run_workers, stop_with_parent
 
 _log = logging.getLogger("solrace")
 
@@ -35,7 +34,7 @@ async def serve(config: Config) -> None:
         _announce(config, server.port, where)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
+        for signum in STOP_SIGNALS:
             loop.add_signal_handler(signum, stop.set)
         stop_with_parent(stop.set)
         await stop.wait()

@@ -5,7 +5,7 @@ once (unless ``--redis`` names a Redis), then runs `Config.workers` copies of
 ``solrace-server`` with the same arguments plus ``--redis URL --reuse-port
 --workers 1``. Each worker listens on the same port with SO_REUSEPORT, so the
 kernel spreads new connections over them; rooms are shared through Redis as
-between any two server processes. SIGTERM and SIGINT are passed on to every
+between any two server processes. SIGTERM, SIGINT and SIGHUP are passed on to every
 worker, and the parent waits for all of them to drain before it stops the
 embedded Valkey. A worker that exits on its own stops the others too, and the
 parent exits with a failure, so a supervisor (systemd ``Restart=on-failure``)
@@ -35,6 +35,9 @@ from server.embedded import EmbeddedValkey
 __all__ = ["run_workers", "stop_with_parent"]
 
 _log = logging.getLogger("solrace")
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+"""Each stops a server process cleanly (drain, then its embedded Valkey): SIGHUP too, so
+closing the terminal a server runs in does not leave its Valkey running without it."""
 _PARENT_FD = "SOLRACE_PARENT_FD"
 
 
@@ -94,7 +97,7 @@ async def _supervise(workers: list[Process]) -> int:
                 worker.send_signal(signum)
 
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, forward, signum)
     waits = [asyncio.ensure_future(worker.wait()) for worker in workers]
     await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -103,7 +106,7 @@ async def _supervise(workers: list[Process]) -> int:
         _log.error("a worker exited on its own (pids %s); stopping the others", _pids(workers))
         forward(signal.SIGTERM)
     codes = await asyncio.gather(*waits)
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    for signum in STOP_SIGNALS:
         loop.remove_signal_handler(signum)
     return 1 if failed or any(codes) else 0
 

@@ -9,11 +9,14 @@ the results hold each move once, in order, and nothing applied went unacknowledg
 from __future__ import annotations
 
 import asyncio
+import signal
 import uuid
+from pathlib import Path
 
 import engine
 from protocol import CloseCode, GoingAway, MoveOk, Sync, decode_server
 from server.embedded import EmbeddedValkey
+from tests.deploy._processes import DEADLINE_S, alive
 from tests.deploy._racer import Racer, check_results
 from tests.deploy.conftest import Clients, StartServers
 from tests.server._pipeline import FIRST_ID, PIPELINED, pipeline, replies, stock_line
@@ -59,3 +62,16 @@ async def test_sigterm_answers_pipelined_moves_then_clients_resume_and_resend(
         for version in range(racer.version, PIPELINED):
             await racer.move(f"s{racer.seat}-m{version}")
     await check_results(racers)
+
+
+async def test_closing_the_servers_terminal_stops_it_and_its_valkey(
+    start_servers: StartServers, tmp_path: Path
+) -> None:
+    """SIGHUP (the terminal it runs in is closed) stops the server as SIGTERM does;
+    Valkey ignores SIGHUP, so the server must stop it."""
+    data = tmp_path / "data"
+    [(server, _)] = await asyncio.to_thread(start_servers, 1, "--data-dir", str(data))
+    valkey = int((data / "valkey.pid").read_text())
+    server.popen.send_signal(signal.SIGHUP)
+    assert await asyncio.to_thread(server.popen.wait, DEADLINE_S) == 0
+    assert not alive(valkey)
