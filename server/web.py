@@ -81,6 +81,8 @@ def respond(path: str, if_none_match: str | None = None) -> Response:
         return _page(if_none_match)
     if _CODE.fullmatch(rest.upper()):
         return _redirect(rest.upper())
+    if rest.endswith("/") and _CODE.fullmatch(rest[:-1].upper()):
+        return _redirect(f"../{rest[:-1].upper()}")  # relative: the page may sit under a prefix
     return _not_found(
         f"{rest!r} is not a room code: a code is {ROOM_CODE_LENGTH} characters of "
         f"{ROOM_CODE_ALPHABET}"

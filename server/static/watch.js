@@ -154,6 +154,13 @@ function followSwipes(boards) {
   }, { passive: true });
 }
 
+/** The code in what was typed or pasted into the code box: the code, or a page's link. */
+export function typedCode(typed) {
+  const text = typed.trim();
+  const last = /\/watch\/([^/?#]+)\/?(?:[?#].*)?$/.exec(text);
+  return (last === null ? text : last[1]).toUpperCase();
+}
+
 /** The code box, with `reason` (why this page shows no room) above a code typed wrong. */
 function showPicker(reason = "") {
   const pick = document.getElementById("pick");
@@ -164,7 +171,7 @@ function showPicker(reason = "") {
   input.focus();
   document.getElementById("pick-form").addEventListener("submit", (submit) => {
     submit.preventDefault();
-    const code = input.value.trim().toUpperCase();
+    const code = typedCode(input.value);
     if (!CODE.test(code)) {
       hint.textContent = `A room code is 6 characters of ${CODE_ALPHABET}.`;
       return;

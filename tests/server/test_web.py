@@ -95,7 +95,14 @@ async def test_a_known_version_is_not_sent_again(race_server: RaceServer) -> Non
 
 @pytest.mark.parametrize(
     ("path", "location"),
-    [("/", "watch/"), ("/watch", "watch/"), ("/watch/abc234", "ABC234"), ("/?x=1", "watch/")],
+    [
+        ("/", "watch/"),
+        ("/watch", "watch/"),
+        ("/watch/abc234", "ABC234"),
+        ("/?x=1", "watch/"),
+        ("/watch/ABC234/", "../ABC234"),
+        ("/watch/abc234/", "../ABC234"),
+    ],
 )
 async def test_short_and_lower_case_addresses_lead_to_the_page(
     race_server: RaceServer, path: str, location: str

@@ -303,10 +303,10 @@ async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium:
     await tab.page.fill("#pick-code", "abc2i4")
     await tab.page.click("#pick-form button")
     assert "6 characters of" in await tab.run(TEXT, "#pick-hint")
-    await tab.page.fill("#pick-code", "zzzz22")
+    await tab.page.fill("#pick-code", f"http://127.0.0.1:{server.port}/watch/zzzz22")
     async with tab.page.expect_navigation():
         await tab.page.click("#pick-form button")
-    assert tab.page.url.endswith("/watch/ZZZZ22")
+    assert tab.page.url.endswith("/watch/ZZZZ22"), "a pasted link leads to its room"
     await tab.wait_for("() => document.body.dataset.link === 'stopped'")
     assert await tab.run(TEXT, "#pick-hint") == "There is no room ZZZZ22 (it may have expired)."
     assert tab.errors == []
