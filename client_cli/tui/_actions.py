@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from client_cli.tui.keys import Pick, drop, home_move, pick_pile, pile_of_key, stock_move
+from client_cli.tui.keys import drop, home_move, pick_pile, pick_top, pile_of_key, stock_move
 from engine import VARIANT_KEYS
 from protocol import SetSettings, Settings
 from protocol.limits import MAX_PLAYERS
@@ -56,11 +56,11 @@ def _home(app: RaceApp) -> None:
 def _pick_top(app: RaceApp, source: str) -> None:
     board = app.session.tracker.board
     assert board is not None
-    top = board.waste[-1:] if source == "w" else (board.reserve,)
-    if not top or top[0] is None:
-        app.note(f"The {'waste' if source == 'w' else 'reserve'} is empty.", error=True)
+    picked = pick_top(board, source)
+    if isinstance(picked, str):
+        app.note(picked, error=True)
     else:
-        app.held = Pick(source)
+        app.held = picked
 
 
 def _pile_key(app: RaceApp, key: str) -> bool:

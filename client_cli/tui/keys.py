@@ -44,6 +44,18 @@ def pile_of_key(key: str, board: BoardView) -> int | None:
     return index if 0 <= index < len(board.tableau) else None
 
 
+def pick_top(board: BoardView, source: str) -> Pick | str:
+    """The waste's (``w``) or reserve's (``r``) top picked up, or why there is none."""
+    rules = find_variant(board.variant)
+    name = "waste" if source == "w" else "reserve"
+    if not (rules.stock == "draw" if source == "w" else rules.reserve):
+        return f"{rules.name} has no {name}."
+    top = board.waste[-1:] if source == "w" else (board.reserve,)
+    if not top or top[0] is None:
+        return f"The {name} is empty."
+    return Pick(source)
+
+
 def pick_pile(held: Pick | None, index: int, board: BoardView) -> Pick | None:
     """The pick after pressing pile ``index``'s key with nothing in hand or the same pile."""
     if not board.tableau[index]:

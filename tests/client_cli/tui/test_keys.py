@@ -7,6 +7,7 @@ from client_cli.tui.keys import (
     drop,
     home_move,
     pick_pile,
+    pick_top,
     pile_of_key,
     run_length,
     stock_move,
@@ -67,3 +68,11 @@ def test_home_moves_are_legal_and_follow_the_pick() -> None:
     assert move in visible_moves(forty)
     assert (move.src, move.src_index, move.dst) == ("t", 8, "f")
     assert home_move(forty, Pick("t", 0)) is None
+
+
+def test_the_waste_or_reserve_top_is_picked_or_the_game_says_it_has_none() -> None:
+    canfield = board("double-canfield-40")  # a reserve, and a waste once drawn
+    assert pick_top(canfield, "r") == Pick("r")
+    assert pick_top(canfield, "w") == "The waste is empty."
+    assert pick_top(board("little-milligan"), "w") == "Little Milligan has no waste."
+    assert pick_top(board("little-forty"), "r") == "Little Forty has no reserve."
