@@ -58,6 +58,8 @@ from protocol import (
     Snapshot,
 )
 
+REFUSAL_STYLE = "bold red"
+"""The message line's style for a refusal or an error."""
 Job = Callable[[], Awaitable[object]]
 TICK_S = 0.2
 NOTES_KEPT = 20
@@ -172,7 +174,7 @@ class RaceApp(App[int]):
         """Show one line under the board (the session's notes come here too)."""
         self.notes = [*self.notes[-NOTES_KEPT:], text]
         first = text.splitlines()[0] if text else ""
-        self.message = Text(first, style="bold red" if error else "")
+        self.message = Text(first, style=REFUSAL_STYLE if error else "")
         self.redraw()
 
     def changed(
@@ -182,6 +184,8 @@ class RaceApp(App[int]):
             self.note(_refusal(message, request), error=True)
         elif isinstance(message, MoveOk):
             self.held = None
+            if self.message.style == REFUSAL_STYLE:
+                self.message = Text("")  # a refusal is old news once a move is taken
             _dead_end.moved_on(self)
         elif isinstance(message, EventFrame):
             self._event(message, lines)

@@ -72,6 +72,10 @@ async def test_a_refused_move_says_why_beside_the_board_and_nothing_scrolls(
         assert board_area(text) == before  # the top bar and the whole board stay put
         assert "t1 t2: " in text.splitlines()[21]  # the line right under the board
         assert app.session.tracker.version == 0
+        await pilot.press(*"draw", "enter")
+        await wait_until(pilot, lambda: app.session.tracker.version == 1, "a draw")
+        await pilot.pause()
+        assert "t1 t2: " not in screen_text(app), "the refusal goes once a move is taken"
 
 
 async def test_keys_pick_up_a_pile_and_put_it_on_another(
