@@ -104,6 +104,21 @@ def _board(**fields: Any) -> dict[str, Any]:
     return board
 
 
+def _billie_board(fans: list[list[str]], redeals_left: int) -> dict[str, Any]:
+    """A Little Billie board of `fans`, no foundation started."""
+    return _board(
+        variant="little-billie",
+        tableau=fans,
+        foundations=[None] * 8,
+        stock=0,
+        waste=[],
+        reserve=None,
+        reserve_hidden=0,
+        passes_left=redeals_left,
+        base_rank=1,
+    )
+
+
 async def test_a_board_is_drawn_card_by_card_with_hidden_cards_as_backs(tab: Tab) -> None:
     drawn = await tab.run(DRAW, _board())
     assert drawn["shown"] == ["??", "Qs", "9h", "Jd", "??", "??", "Kh", "??", "Tc", "As"]
@@ -119,18 +134,7 @@ async def test_a_board_is_drawn_card_by_card_with_hidden_cards_as_backs(tab: Tab
 
 
 async def test_twenty_six_fans_are_drawn_as_rows_and_passes_as_redeals(tab: Tab) -> None:
-    fans = [["Ac", "2c"] for _ in range(26)]
-    board = _board(
-        variant="little-billie",
-        tableau=fans,
-        foundations=[None] * 8,
-        stock=0,
-        waste=[],
-        reserve=None,
-        reserve_hidden=0,
-        passes_left=1,
-        base_rank=1,
-    )
+    board = _billie_board([["Ac", "2c"] for _ in range(26)], redeals_left=1)
     drawn = await tab.run(DRAW, board)
     assert drawn["piles"] == ["pile fan"] * 26
     assert drawn["counts"] == [], "Little Billie has no stock"
@@ -174,18 +178,7 @@ FANS = """async ([board, width]) => {
 
 @pytest.mark.parametrize("width", [430, 340])
 async def test_the_cards_under_a_fans_top_show_their_rank_and_suit(tab: Tab, width: int) -> None:
-    fans = [["Th", "Qs", "Td", "Kc"] for _ in range(26)]
-    board = _board(
-        variant="little-billie",
-        tableau=fans,
-        foundations=[None] * 8,
-        stock=0,
-        waste=[],
-        reserve=None,
-        reserve_hidden=0,
-        passes_left=2,
-        base_rank=1,
-    )
+    board = _billie_board([["Th", "Qs", "Td", "Kc"] for _ in range(26)], redeals_left=2)
     drawn = await tab.run(FANS, board, width)
     assert drawn["hidden"] == [], "a card's corner is covered by the card above it"
     assert drawn["columns"] == 4 and drawn["inside"]

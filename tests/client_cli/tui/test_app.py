@@ -85,15 +85,21 @@ async def test_a_server_that_cannot_be_reached_ends_the_app_with_the_reason(
     assert "Cannot connect to ws://127.0.0.1:1" in app.notes[-1]
 
 
+async def bob_hosts(server_url: str) -> tuple[Terminal, str]:
+    """Bob, in line mode, in a Little Forty room he has just created; its code."""
+    bob = Terminal(server_url)
+    bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=FAST))
+    await bob.wait_for("Share the code")
+    code = bob.session.tracker.code
+    assert code is not None
+    return bob, code
+
+
 async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
     clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
-    bob = Terminal(server_url)
+    bob, code = await bob_hosts(server_url)
     try:
-        bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=FAST))
-        await bob.wait_for("Share the code")
-        code = bob.session.tracker.code
-        assert code is not None
         ada = RaceApp(
             server_url, lambda id_: JoinRoom(id=id_, code=code, name="Ada"), UNICODE, tmp_path
         )
@@ -121,12 +127,8 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
 async def test_a_spectator_who_comes_after_the_race_gets_the_results(
     clock: ManualClock, server_url: str
 ) -> None:
-    bob = Terminal(server_url)
+    bob, code = await bob_hosts(server_url)
     try:
-        bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=FAST))
-        await bob.wait_for("Share the code")
-        code = bob.session.tracker.code
-        assert code is not None
         await ready_and_go(clock, bob)
         await bob.type("draw", expect="cards home")
         await bob.type("resign", expect="Race 1 results:")
