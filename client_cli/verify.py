@@ -31,8 +31,9 @@ def check_race(
     if deal_number is not None:
         lines.append(_deal_line(seed, deal_number))
     for result in over.ranking:
-        own = board if result.seat == seat else None
-        lines.append(_replay_line(result, variant, seed, own))
+        yours = result.seat == seat
+        whose = "your" if yours else f"{result.name}'s"
+        lines.append(_replay_line(result, variant, seed, whose, board if yours else None))
     return lines
 
 
@@ -52,22 +53,24 @@ def _deal_line(seed: bytes, deal_number: int) -> str:
     return f"WARNING: the seed is not public deal {deal_number}."
 
 
-def _replay_line(result: PlayerResult, variant: str, seed: bytes, own: BoardView | None) -> str:
+def _replay_line(
+    result: PlayerResult, variant: str, seed: bytes, whose: str, own: BoardView | None
+) -> str:
+    """`whose` names the player: "your", or their name's possessive."""
     try:
         state = replay(variant, seed, (entry.move for entry in result.log))
     except EngineError as error:
-        return f"WARNING: {result.name}'s moves do not replay: {error}"
+        return f"WARNING: {whose} moves do not replay: {error}"
     problem = _disagreement(result, state, own)
     if problem:
-        return f"WARNING: {result.name}'s replay {problem}."
-    return (
-        f"Replayed {result.name}'s {_moves(len(result.log))}: {progress(state)} cards home, agrees."
-    )
+        return f"WARNING: {whose} replay {problem}."
+    home = _count(progress(state), "card", "cards")
+    return f"Replayed {whose} {_count(len(result.log), 'move', 'moves')}: {home} home, agrees."
 
 
 def _disagreement(result: PlayerResult, state: GameState, own: BoardView | None) -> str:
     if progress(state) != result.progress:
-        return f"ends with {progress(state)} cards home, not {result.progress}"
+        return f"ends with {_count(progress(state), 'card', 'cards')} home, not {result.progress}"
     if (result.outcome == "won") != (outcome(state) is Outcome.WON):
         return f"ends {outcome(state).value}, but the ranking says {result.outcome}"
     if own is not None and BoardView.from_engine(view(state)) != own:
@@ -75,5 +78,5 @@ def _disagreement(result: PlayerResult, state: GameState, own: BoardView | None)
     return ""
 
 
-def _moves(count: int) -> str:
-    return "1 move" if count == 1 else f"{count} moves"
+def _count(count: int, one: str, many: str) -> str:
+    return f"1 {one}" if count == 1 else f"{count} {many}"

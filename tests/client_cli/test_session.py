@@ -96,10 +96,10 @@ async def test_two_players_race_resign_and_check_the_seed(
     await ada.type("resign", expect="You resigned after")
     await bob.wait_for("Ada resigned after")
     await bob.type("resign", expect="Race 1 results:")
-    for player in (ada, bob):
-        over = await player.wait_for("Replayed Bob's 1 move:")
+    for player, other in ((ada, "Bob"), (bob, "Ada")):
+        over = await player.wait_for(f"Replayed {other}'s 1 move: 0 cards home, agrees.")
         assert "matches the commit" in over and "The seed is public deal 7, as announced." in over
-        assert "Replayed Ada's 1 move: 0 cards home, agrees." in over
+        assert "Replayed your 1 move: 0 cards home, agrees." in over
         assert "WARNING" not in player.text
 
     await ada.type("rematch", expect="Rematch: back to the lobby for race 2.")
@@ -220,7 +220,7 @@ async def test_resuming_after_the_race_ended_shows_its_results(
     terminals.append(again)
     again.start(again.session.resume_from(saved))
     shown = await again.wait_for("Race 1 results:")
-    assert "Replayed Bob's 1 move: 0 cards home, agrees." in shown
+    assert "Replayed your 1 move: 0 cards home, agrees." in shown
     assert again.session.tracker.results is not None
 
 

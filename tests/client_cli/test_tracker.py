@@ -124,7 +124,7 @@ def test_the_end_shows_the_ranking_and_checks_the_seed() -> None:
     assert lines[0].startswith("Race 1 results:\n  1. Bob")
     assert "matches the commit" in lines[1]
     assert lines[2:] == [
-        "Replayed Bob's 0 moves: 0 cards home, agrees.",
+        "Replayed your 0 moves: 0 cards home, agrees.",
         "Replayed Ada's 0 moves: 0 cards home, agrees.",
     ]
 

@@ -25,6 +25,10 @@ def _cards_home(moves: tuple[str, ...]) -> int:
     return engine.progress(engine.replay("little-forty", SEED, moves))
 
 
+def _home(cards: int) -> str:
+    return "1 card" if cards == 1 else f"{cards} cards"
+
+
 def test_an_honest_race_checks_out() -> None:
     moves = _moves(12)
     cards = _cards_home(moves)
@@ -36,7 +40,7 @@ def test_an_honest_race_checks_out() -> None:
     lines = check_race(race_over(ranking, SEED, seed_commit=COMMIT), "little-forty", 4, 0, mine)
     assert lines[0].startswith(f"Seed {SEED.hex()[:16]}... matches the commit")
     assert lines[1] == "The seed is public deal 4, as announced."
-    assert lines[2] == f"Replayed Ada's 12 moves: {cards} cards home, agrees."
+    assert lines[2] == f"Replayed your 12 moves: {_home(cards)} home, agrees."
     assert lines[3] == "Replayed Bob's 0 moves: 0 cards home, agrees."
 
 
@@ -58,7 +62,7 @@ def test_results_the_logs_do_not_support_are_flagged() -> None:
     )
     lines = check_race(race_over(ranking, SEED, seed_commit=COMMIT), "little-forty")
     assert lines[1] == "WARNING: Ada's replay ends playing, but the ranking says won."
-    assert lines[2] == f"WARNING: Bob's replay ends with {cards} cards home, not {cards + 1}."
+    assert lines[2] == f"WARNING: Bob's replay ends with {_home(cards)} home, not {cards + 1}."
     assert lines[3].startswith("WARNING: Cy's moves do not replay:")
 
 
@@ -70,5 +74,5 @@ def test_your_own_replay_must_end_on_the_board_you_saw() -> None:
         race_over(ranking, SEED, seed_commit=COMMIT), "little-forty", None, 0, earlier
     )
     assert lines[-1] == (
-        "WARNING: Ada's replay ends on a different board than the one you last saw."
+        "WARNING: your replay ends on a different board than the one you last saw."
     )

@@ -118,7 +118,7 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
         again.entry = again.session.resume_from(saved)
         async with again.run_test(size=(80, 24)) as pilot:
             text = await wait_for_text(pilot, "Race 1 results")
-            assert "Replayed Ada's 1 move: 0 cards home, agrees." in text
+            assert "Replayed your 1 move: 0 cards home, agrees." in text
             assert "matches the commit" in text and "WARNING" not in text
     finally:
         await bob.close()

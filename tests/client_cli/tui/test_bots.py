@@ -35,6 +35,6 @@ async def test_practice_seats_the_bots_before_ready_counts_then_races_to_the_res
         assert "Bot 1" in text and "Ada (you)" in text
         await pilot.press("x", "y")
         text = await wait_for_text(pilot, "Race 1 results")
-        for name in ("Ada", "Bot 1", "Bot 2"):
-            assert f"Replayed {name}'s" in text
+        for whose in ("your", "Bot 1's", "Bot 2's"):
+            assert f"Replayed {whose}" in text
         assert "matches the commit" in text and "WARNING" not in text

@@ -155,7 +155,7 @@ async def test_a_race_with_an_opponent_played_to_the_results(
             text = await wait_for_text(pilot, "Race 1 results")
             assert "1. Ada" in text and "2. Bob" in text
             assert "matches the commit" in text
-            assert "Replayed Ada's" in text and "Replayed Bob's 1 move:" in text
+            assert "Replayed your" in text and "Replayed Bob's 1 move:" in text
             assert "WARNING" not in text
     finally:
         await bob.close()
