@@ -334,6 +334,7 @@ async def test_a_page_opened_after_the_race_ranks_its_players(
     # The join reply brings the results: Ada reached her count before Cy, which the
     # room alone does not say.
     assert await tab.run(RANKS) == [["1", "Bob"], ["2", "Ada"], ["3", "Cy"]]
+    assert (await tab.run(TEXT, "#clock")).startswith("finished in ")
     assert tab.errors == []
 
 
