@@ -12,7 +12,8 @@ ranked (where the server never gives hints), the bot makes a careful move
 instead. A client bot cannot solve a ranked deal itself: it does not know the
 face-down cards; only the server does. While its connection is down it waits
 (a move typed then would be queued, and the next refused). Its line source
-ends when the race is over, which ends the session.
+ends when the race is over, which ends the session, unless the bot races
+again at each rematch (the bots seated for a host do).
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ class BotPlan:
     """Say ready once this many players are seated; ``None``: every seat."""
     seed: int = 0
     """Seeds the random strategy."""
+    rematches: bool = False
+    """Stay seated after a race, to race again when the host calls a rematch;
+    ``False``: one race, then the session ends."""
 
 
 class Bot:
@@ -101,7 +105,7 @@ class Bot:
         if room is None:
             return None
         if room.phase == "finished":
-            return "" if tracker.results is not None else None
+            return "" if tracker.results is not None and not self.plan.rematches else None
         if room.phase == "lobby":
             return self._ready_line(tracker)
         if room.phase == "racing":
@@ -200,7 +204,7 @@ async def _tell_code(session: Session, on_code: Callable[[str], None] | None) ->
 
 
 class BotTeam:
-    """Bots seated in a room the host creates, each playing one race.
+    """Bots seated in a room the host creates, racing again at each rematch.
 
     Lines the host types are held back (`hold`) until every bot has its seat
     (or has failed to take it), so the host cannot start the race alone by
@@ -245,7 +249,9 @@ class BotTeam:
         """Seat the bots once the room has a code, then let them race."""
         code = await self._wait(lambda tracker: tracker.code)
         bots = [
-            self._seat(code, BotPlan(f"Bot {n}", DEFAULT_STRATEGY, self.speed, seed=n))
+            self._seat(
+                code, BotPlan(f"Bot {n}", DEFAULT_STRATEGY, self.speed, seed=n, rematches=True)
+            )
             for n in range(1, self.count + 1)
         ]
         watcher = asyncio.create_task(self._watch_seats())

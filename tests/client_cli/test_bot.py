@@ -121,9 +121,10 @@ async def test_bots_for_the_host_fill_the_room(
         await ready_and_go(clock, ada)
         await ada.type("resign", expect="You resigned after")
         await ada.wait_for("Race 1 results:")
-        assert team.task is not None
-        async with asyncio.timeout(LIMIT_S):
-            await team.task
+        room = ada.session.tracker.room
+        assert room is not None and not any(player.away for player in room.players)
+        assert team.task is not None and not team.task.done(), "the bots stay for a rematch"
+    assert team.task.done(), "they leave with the host"
     assert said == ["All 2 bots are seated. Type ready when you are."]
 
 

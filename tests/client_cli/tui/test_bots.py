@@ -38,3 +38,17 @@ async def test_practice_seats_the_bots_before_ready_counts_then_races_to_the_res
         for whose in ("your", "Bot 1's", "Bot 2's"):
             assert f"Replayed {whose}" in text
         assert "matches the commit" in text and "WARNING" not in text
+        await pilot.press("m")  # a rematch: the bots stay and say ready again
+
+        def bots_ready_for_race_2() -> bool:
+            room = tracker.room
+            if room is None or room.race_no != 2:
+                return False
+            bots = [p for p in room.players if p.name.startswith("Bot ")]
+            return len(bots) == 2 and all(p.ready and not p.away for p in bots)
+
+        await wait_until(pilot, bots_ready_for_race_2, "the bots to say ready for race 2")
+        await pilot.press("space")
+        await run_countdown(pilot, app, clock)
+        racing = tracker.room
+        assert racing is not None and (racing.phase, racing.race_no) == ("racing", 2)
