@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -27,8 +28,41 @@ REPO = Path(__file__).resolve().parents[2]
 DEADLINE_S = 30.0
 
 
+LOWEST_PORT = 10_000
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+
+
 def free_ports(count: int) -> list[int]:
-    """`count` distinct ports that were free on 127.0.0.1 a moment ago."""
+    """`count` distinct ports that were free on 127.0.0.1 a moment ago.
+
+    They are picked below the kernel's ephemeral range where it is known: the
+    port of any outgoing connection comes from that range, so none can take one
+    of these between this check and the process that binds it.
+    """
+    below = _ephemeral_start()
+    if below is None or below - LOWEST_PORT < 1000:
+        return _ports_the_kernel_picks(count)
+    found: list[int] = []
+    while len(found) < count:
+        port = random.randrange(LOWEST_PORT, below)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        if port not in found:
+            found.append(port)
+    return found
+
+
+def _ephemeral_start() -> int | None:
+    try:
+        return int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _ports_the_kernel_picks(count: int) -> list[int]:
     with contextlib.ExitStack() as stack:
         probes = [stack.enter_context(socket.socket()) for _ in range(count)]
         for probe in probes:
