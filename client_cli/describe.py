@@ -156,9 +156,14 @@ def _analysed(event: DealAnalysed, room: RoomSnapshot, you: int | None) -> str:
     return verdict_text(event.verdict)
 
 
+def rematch_news(race_no: int, ready_hint: str | None) -> str:
+    """The rematch in words; for a player, `ready_hint` says how to say ready."""
+    back = f"Rematch: back to the lobby for race {race_no}."
+    return back if ready_hint is None else f"{back} {ready_hint}"
+
+
 def _rematch(event: Rematch, room: RoomSnapshot, you: int | None) -> str:
-    back = f"Rematch: back to the lobby for race {event.race_no}."
-    return back if you is None else f"{back} Type ready when you are."
+    return rematch_news(event.race_no, None if you is None else "Type ready when you are.")
 
 
 _TEXTS: dict[type[Any], Describe] = {

@@ -20,7 +20,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from client_cli.bot import DEFAULT_SPEED, BotTeam
-from client_cli.describe import describe_error
+from client_cli.describe import describe_error, rematch_news
 from client_cli.session import Entry
 from client_cli.tui import _actions, _dead_end
 from client_cli.tui.glyphs import Glyphs
@@ -221,8 +221,7 @@ class RaceApp(App[int]):
             self._results(event)
         if isinstance(event, Rematch):
             self.over = None
-            back = f"Rematch: back to the lobby for race {event.race_no}."
-            self.note(back if tracker.seat is None else f"{back} {READY_HINT}")
+            self.note(rematch_news(event.race_no, None if tracker.seat is None else READY_HINT))
             _actions.after_rematch(self)  # its word on the deal goes after the news
         elif lines and not isinstance(event, QUIET_EVENTS):
             self.note(lines[0])
