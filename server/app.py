@@ -2,7 +2,8 @@
 
 `RaceServer` ties the parts together: the store (Redis), the hub (local
 fan-out and room timers), the deadline poller (due deadlines of any room), the
-sessions (one per socket) and the metrics.
+spectator sweep (spectators of processes that died), the sessions (one per
+socket) and the metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
 answers), ``/metrics`` and the spectator page (`server.web`) are answered on
 the WebSocket port before the upgrade (a scrape reads the pool levels of
@@ -38,6 +39,7 @@ from server.metrics import CONTENT_TYPE, Metrics
 from server.poller import DeadlinePoller
 from server.session import Session
 from server.store import Store, StoreUnavailable
+from server.sweep import SpectatorSweep
 
 _log = logging.getLogger(__name__)
 MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
@@ -71,6 +73,7 @@ class RaceServer:
             poll_s=config.deadline_poll_s,
             lease_s=config.deadline_lease_s,
         )
+        self.sweep = SpectatorSweep(store, self.hub, self.clock, config.spectator_sweep_s)
         self.server: Server | None = None
         self.stopped: asyncio.Future[None] | None = None
         """The shutdown, once `stop` has begun it."""
@@ -108,6 +111,7 @@ class RaceServer:
             create_connection=connection_class(self.config.frames_per_turn, self.limits),
         )
         self.poller.start()
+        self.sweep.start()
 
     async def stop(self) -> None:
         """Stop accepting, send ``going_away``, finish commits in flight, close everything.
@@ -126,6 +130,7 @@ class RaceServer:
         deadline = loop.time() + self.config.shutdown_grace_s
         self.services.stopping = True
         await self.poller.close()
+        await self.sweep.close()
         server.close(close_connections=False)
         for session in self.sessions:
             session.drain()

@@ -56,6 +56,8 @@ class Config:
     """How often each process claims the room deadlines due (any room, anyone connected)."""
     deadline_lease_s: float = 10.0
     """How long a claimed deadline is held before another process may claim it again."""
+    spectator_sweep_s: float = 10.0
+    """How often each process drops the spectators of processes that died (`server.sweep`)."""
     workers: int = 1
     """Server processes sharing the port; more than one needs a fixed port."""
     reuse_port: bool = False
@@ -100,6 +102,12 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="seconds between claims of due room deadlines (default: 1)",
     )
     parser.add_argument(
+        "--spectator-sweep",
+        type=float,
+        default=_DEFAULTS.spectator_sweep_s,
+        help="seconds between checks for spectators of server processes that died (default: 10)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=os.environ.get("SOLRACE_WORKERS", "1"),
@@ -117,6 +125,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
     args = parser.parse_args(argv)
     if args.deadline_poll <= 0:
         parser.error("--deadline-poll must be more than 0")
+    if args.spectator_sweep <= 0:
+        parser.error("--spectator-sweep must be more than 0")
     _check_flags(parser, args)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
@@ -130,6 +140,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         key_prefix=args.prefix,
         finished_room_ttl_s=args.room_ttl,
         deadline_poll_s=args.deadline_poll,
+        spectator_sweep_s=args.spectator_sweep,
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
         trusted_proxies=tuple(args.trusted_proxy),

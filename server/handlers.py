@@ -38,7 +38,7 @@ from protocol import (
     Sync,
 )
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
-from server import deals, hints, play, room_update
+from server import deals, hints, play, room_update, watchers
 from server import race as races
 from server import room as rooms
 from server.room import Room, RoomError, Transition
@@ -83,21 +83,24 @@ async def create_room(session: Session, message: CreateRoom) -> Joined:
         else:
             raise RoomError(ErrorCode.SERVER_BUSY, "could not find a free room code; try again")
     await store.expire_room(code, config.idle_room_ttl_s)
-    return await _enter(session, message.id, created.room, 0, 0)
+    return await _enter(session, message.id, created.room, 0, 0, token=secrets.token_urlsafe(18))
 
 
 async def join_room(session: Session, message: JoinRoom) -> Joined:
     _require_outside(session)
     _count_join_attempt(session)
+    token = secrets.token_urlsafe(18)
     seat: int | None = None
 
     def change(room: Room) -> Transition:
         nonlocal seat
-        seat, result = rooms.join(room, message.name, message.role)
+        if message.role == "spectator":
+            return watchers.watch(room, token_hash(token), session.services.store.process)
+        seat, result = rooms.join(room, message.name)
         return result
 
     saved = await room_update.update(session.services.store, message.code, change)
-    return await _enter(session, message.id, saved.room, seat, saved.seq)
+    return await _enter(session, message.id, saved.room, seat, saved.seq, token=token)
 
 
 async def resume(session: Session, message: Resume) -> Resumed | Snapshot:
@@ -118,8 +121,11 @@ async def _resume(session: Session, message: Resume) -> Resumed | Snapshot:
             raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
         saved = await room_update.update(services.store, code, lambda r: rooms.come_back(r, seat))
         room, seq = saved.room, saved.seq
-    elif services.by_token.get(token_hash(message.token)) is None:
-        saved = await room_update.update(services.store, code, _count_spectator)
+    else:
+        watch = functools.partial(
+            watchers.watch, token=token_hash(message.token), process=services.store.process
+        )
+        saved = await room_update.update(services.store, code, watch)
         room, seq = saved.room, saved.seq
     await _replace_old_socket(session, token_hash(message.token))
     session.bind(code, seat, token_hash(message.token))
@@ -134,10 +140,7 @@ async def _resume(session: Session, message: Resume) -> Resumed | Snapshot:
 
 async def leave(session: Session, message: Leave) -> Ok:
     code, seat = _require_member(session)
-    services = session.services
-    await room_update.update(
-        services.store, code, lambda r: rooms.leave(r, seat, services.clock.now_ms())
-    )
+    await room_update.update(session.services.store, code, _leaving(session, seat))
     if session.token_hash is not None:
         await session.services.store.unbind_token(session.token_hash, code)
     await session.unbind()
@@ -205,9 +208,9 @@ async def current_snapshot(session: Session, request_id: int | None) -> Snapshot
 async def disconnected(session: Session) -> None:
     """The socket closed: spectators and lobby players leave; racers are marked away.
 
-    When this process is stopping, players keep their seats as they were (they come
-    back on another process), while spectators leave: coming back, they are counted
-    again wherever they land.
+    When this process is stopping, everyone stays as they were: they come back on
+    another process under the same token (a spectator who does not is dropped by
+    the other processes' sweep once this one is gone, `server.sweep`).
 
     Runs under the token's lock, so a resume of the same token on a new socket
     either comes first (this socket is then no longer in the room) or finds the
@@ -220,19 +223,28 @@ async def disconnected(session: Session) -> None:
             return
         code, seat = session.code, session.seat
         services = session.services
+        change = _leaving(session, seat)
         await session.unbind()
-        if services.stopping and seat is not None:
+        if services.stopping:
             return
         with contextlib.suppress(RoomError):
-            now = services.clock.now_ms
-            await room_update.update(services.store, code, lambda r: rooms.leave(r, seat, now()))
+            await room_update.update(services.store, code, change)
+
+
+def _leaving(session: Session, seat: int | None) -> Callable[[Room], Transition]:
+    """The change of the session's player (``seat``) or spectator (None) leaving now."""
+    services = session.services
+    if seat is None:
+        assert session.token_hash is not None
+        token, process = session.token_hash, services.store.process
+        return functools.partial(watchers.unwatch, token=token, process=process)
+    return functools.partial(rooms.leave, seat=seat, now_ms=services.clock.now_ms())
 
 
 async def _enter(
-    session: Session, request_id: int, room: Room, seat: int | None, seq: int
+    session: Session, request_id: int, room: Room, seat: int | None, seq: int, *, token: str
 ) -> Joined:
-    """Hand out a token, start the room's events after `seq`, reply with the room."""
-    token = secrets.token_urlsafe(18)
+    """Hand out `token`, start the room's events after `seq`, reply with the room."""
     await session.services.store.bind_token(token_hash(token), room.code, seat)
     session.bind(room.code, seat, token_hash(token))
     await _watch(session, room.code, seq)
@@ -289,12 +301,6 @@ async def _watch(
         session.hold_event(event_seq, body)
     if session.seat is None:
         await play.welcome_spectator(session, code, seq)
-
-
-def _count_spectator(room: Room) -> Transition:
-    """A spectator back on a new socket after the old one left: counted again."""
-    _, counted = rooms.join(room, "", "spectator")
-    return counted
 
 
 async def _replace_old_socket(session: Session, token: str) -> None:

@@ -26,8 +26,7 @@ from typing import NamedTuple
 import msgpack
 from pydantic import TypeAdapter
 
-from protocol import ErrorCode, Phase, PlayerOutcome, Role, RoomEvent, events
-from protocol.limits import MAX_SPECTATORS
+from protocol import ErrorCode, Phase, PlayerOutcome, RoomEvent, events
 from protocol.models import DealVerdict, RoomSnapshot, Settings
 from server._ranking import PlayerStats, player_info
 
@@ -37,6 +36,7 @@ __all__ = [
     "Room",
     "RoomError",
     "Transition",
+    "Watcher",
     "come_back",
     "create",
     "from_bytes",
@@ -76,6 +76,14 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
+class Watcher:
+    """A counted spectator: their token's hash and the server process holding their socket."""
+
+    token: str
+    process: str
+
+
+@dataclass(frozen=True, slots=True)
 class Room:
     code: str
     variant: str
@@ -86,7 +94,8 @@ class Room:
     host: int | None = None
     players: tuple[Player, ...] = ()
     """Sorted by seat; seat numbers may have gaps."""
-    spectators: int = 0
+    watchers: tuple[Watcher, ...] = ()
+    """The spectators counted in the room (`server.watchers`)."""
     phase: Phase = "lobby"
     race_no: int = 1
     start_at_ms: int | None = None
@@ -94,6 +103,10 @@ class Room:
     """When the last race ended (set once it is ``finished``)."""
     verdict: DealVerdict | None = None
     """The solver's verdict on a race's deal, once known (`server.verdict`)."""
+
+    @property
+    def spectators(self) -> int:
+        return len(self.watchers)
 
     @property
     def seed(self) -> bytes:
@@ -126,13 +139,8 @@ def create(code: str, variant: str, settings: Settings, name: str, secret: bytes
     return Transition(room, (events.PlayerJoined(seat=0, name=name),))
 
 
-def join(room: Room, name: str, role: Role) -> tuple[int | None, Transition]:
-    """Seat a player (lobby only, lowest free seat) or count a spectator (any phase)."""
-    if role == "spectator":
-        if room.spectators >= MAX_SPECTATORS:
-            raise RoomError(ErrorCode.ROOM_FULL, "no room for more spectators")
-        room = replace(room, spectators=room.spectators + 1)
-        return None, Transition(room, (events.SpectatorCount(count=room.spectators),))
+def join(room: Room, name: str) -> tuple[int, Transition]:
+    """Seat a player: lobby only, lowest free seat (spectators: `server.watchers`)."""
     require_phase(room, "lobby")
     if any(player.name.casefold() == name.casefold() for player in room.players):
         raise RoomError(ErrorCode.ROOM_NAME_TAKEN, f"a player in this room is already named {name}")
@@ -145,16 +153,8 @@ def join(room: Room, name: str, role: Role) -> tuple[int | None, Transition]:
     return free[0], Transition(room, (events.PlayerJoined(seat=free[0], name=name), *host_events))
 
 
-def leave(room: Room, seat: int | None, now_ms: int) -> Transition:
-    """In the lobby the seat is freed; later it is kept and the player marked away.
-
-    ``seat`` ``None`` is a spectator leaving.
-    """
-    if seat is None:
-        if room.spectators == 0:
-            raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "no spectator to leave")
-        room = replace(room, spectators=room.spectators - 1)
-        return Transition(room, (events.SpectatorCount(count=room.spectators),))
+def leave(room: Room, seat: int, now_ms: int) -> Transition:
+    """In the lobby the seat is freed; later it is kept and the player marked away."""
     player = room.player(seat)
     away = room.phase != "lobby"
     if not away:

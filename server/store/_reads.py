@@ -7,6 +7,7 @@ None of these needs a guard, so none is a script. Each verb raises
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from typing import Any
 
 import msgpack
@@ -152,6 +153,16 @@ class StoreReads:
     @translated
     async def remove_watcher(self, code: str) -> None:
         await self._client.srem(self._keys(code).watchers, self.channel(code))
+
+    @translated
+    async def listening(self, watches: Collection[tuple[str, str]]) -> set[tuple[str, str]]:
+        """The (room code, process) pairs whose process is subscribed to the room's
+        events right now: a process that died has no subscription left."""
+        channels = {self._keys(code).channel(process): (code, process) for code, process in watches}
+        if not channels:
+            return set()
+        counts: list[tuple[Any, int]] = await self._client.pubsub_numsub(*channels)
+        return {channels[name.decode()] for name, count in counts if count > 0}
 
     def channel(self, code: str) -> str:
         """The pub/sub channel on which this process hears the room's events."""

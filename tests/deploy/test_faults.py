@@ -11,6 +11,7 @@ import asyncio
 import uuid
 from pathlib import Path
 
+from protocol import CreateRoom, JoinRoom, Resume, Settings
 from server.embedded import EmbeddedValkey
 from tests.deploy._processes import RedisServer, alive
 from tests.deploy._racer import check_results
@@ -38,6 +39,31 @@ async def test_a_killed_server_process_loses_no_acknowledged_move(
     await bob.move("b3")
     await check_results([ann, bob])
     assert ann.acked == [f"a{n}" for n in range(5)]
+
+
+async def test_the_spectators_of_a_killed_server_process_are_counted_once(
+    embedded_valkey: EmbeddedValkey, start_servers: StartServers, clients: Clients
+) -> None:
+    """One comes back elsewhere and takes their place over; the one who does not is
+    dropped by the other process's sweep, which finds the killed one not listening."""
+    prefix = f"solrace-test:{uuid.uuid4().hex}:"
+    options = ("--redis", embedded_valkey.url, "--prefix", prefix, "--spectator-sweep", "1")
+    (killed, killed_port), (_, staying_port) = await asyncio.to_thread(start_servers, 2, *options)
+    ann = await clients.open(staying_port)
+    created = await ann.call(CreateRoom, variant="little-forty", name="Ann", settings=Settings())
+    eve, dan = await clients.open(killed_port), await clients.open(killed_port)
+    watching = await eve.call(JoinRoom, code=created.code, name="Eve", role="spectator")
+    await dan.call(JoinRoom, code=created.code, name="Dan", role="spectator")
+    await ann.wait_event("spectator_count", lambda event: event.count == 2)
+
+    await asyncio.to_thread(killed.kill)
+    back = await clients.open(staying_port)
+    assert (await back.call(Resume, token=watching.token, last_seq=0)).type in {
+        "resumed",
+        "snapshot",
+    }
+    await ann.wait_event("spectator_count", lambda _: len(ann.events("spectator_count")) == 3)
+    assert [event.count for event in ann.events("spectator_count")] == [1, 2, 1]
 
 
 async def test_a_race_goes_on_through_a_redis_restart(

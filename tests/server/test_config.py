@@ -76,6 +76,14 @@ def test_the_deadline_poll_is_a_setting(capsys: pytest.CaptureFixture[str]) -> N
     assert "more than 0" in capsys.readouterr().err
 
 
+def test_the_spectator_sweep_is_a_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    assert parse_args([]).spectator_sweep_s == 10.0
+    assert parse_args(["--spectator-sweep", "0.5"]).spectator_sweep_s == 0.5
+    with pytest.raises(SystemExit):
+        parse_args(["--spectator-sweep", "0"])
+    assert "--spectator-sweep must be more than 0" in capsys.readouterr().err
+
+
 def test_limits_have_documented_defaults_and_flags(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SOLRACE_TRUSTED_PROXIES", raising=False)
     default = parse_args([])

@@ -25,7 +25,7 @@ def _racing(settings: p.Settings = IDLE) -> r.Room:
     """Ann, Bob and Cy racing since `START`."""
     room = r.create("ABC234", "little-forty", settings, "Ann", SECRET).room
     for name in ("Bob", "Cy"):
-        _, (room, _) = r.join(room, name, "player")
+        _, (room, _) = r.join(room, name)
     for player in room.players:
         room = r.set_ready(room, player.seat, True, T0).room
     return race.start(room, START).room

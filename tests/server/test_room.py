@@ -12,7 +12,7 @@ import pytest
 import engine
 import protocol as p
 from protocol import ErrorCode
-from server import race
+from server import race, watchers
 from server import room as r
 from server._ranking import rank
 
@@ -28,7 +28,7 @@ def _codes(transition: r.Transition) -> list[str]:
 def _lobby(*names: str, settings: p.Settings = FAST) -> r.Room:
     room = r.create("ABC234", "little-forty", settings, names[0], SECRET).room
     for name in names[1:]:
-        _, (room, _) = r.join(room, name, "player")
+        _, (room, _) = r.join(room, name)
     return room
 
 
@@ -65,7 +65,7 @@ def test_create_seats_the_creator_as_host() -> None:
 def test_players_take_the_lowest_free_seat() -> None:
     room = _lobby("Ann", "Bob", "Cy")
     room = r.leave(room, 1, T0).room
-    seat, (room, events) = r.join(room, "Dee", "player")
+    seat, (room, events) = r.join(room, "Dee")
     assert seat == 1
     assert events == (p.PlayerJoined(seat=1, name="Dee"),)
     assert [player.name for player in room.players] == ["Ann", "Dee", "Cy"]
@@ -74,40 +74,19 @@ def test_players_take_the_lowest_free_seat() -> None:
 def test_full_room_refuses_a_player() -> None:
     room = _lobby("Ann", "Bob", settings=p.Settings(max_players=2))
     with _refused(ErrorCode.ROOM_FULL):
-        r.join(room, "Cy", "player")
+        r.join(room, "Cy")
 
 
 def test_a_name_already_seated_is_refused_whatever_its_case() -> None:
     room = _lobby("Ann", "Bob")
     with _refused(ErrorCode.ROOM_NAME_TAKEN):
-        r.join(room, "ann", "player")
-    seat, _ = r.join(room, "Ann", "spectator")
-    assert seat is None
+        r.join(room, "ann")
 
 
 def test_players_join_only_in_the_lobby() -> None:
     room = _all_ready(_lobby("Ann"))
     with _refused(ErrorCode.ROOM_WRONG_PHASE):
-        r.join(room, "Bob", "player")
-
-
-def test_spectators_join_and_leave_in_any_phase() -> None:
-    room = _racing("Ann")
-    seat, (room, events) = r.join(room, "Eve", "spectator")
-    assert seat is None and room.spectators == 1
-    assert events == (p.SpectatorCount(count=1),)
-    room, events = r.leave(room, None, T0)
-    assert room.spectators == 0 and events == (p.SpectatorCount(count=0),)
-    with _refused(ErrorCode.ROOM_NOT_MEMBER):
-        r.leave(room, None, T0)
-
-
-def test_spectator_places_are_limited() -> None:
-    room = _lobby("Ann")
-    for _ in range(p.limits.MAX_SPECTATORS):
-        _, (room, _) = r.join(room, "Eve", "spectator")
-    with _refused(ErrorCode.ROOM_FULL):
-        r.join(room, "Eve", "spectator")
+        r.join(room, "Bob")
 
 
 def test_leaving_host_hands_over_to_the_lowest_seat() -> None:
@@ -123,7 +102,7 @@ def test_empty_room_has_no_host_until_someone_joins() -> None:
     room, events = r.leave(_lobby("Ann"), 0, T0)
     assert room.host is None and room.players == ()
     assert events == (p.PlayerLeft(seat=0, away=False), p.HostChanged(seat=None))
-    seat, (room, events) = r.join(room, "Bob", "player")
+    seat, (room, events) = r.join(room, "Bob")
     assert seat == 0 and room.host == 0
     assert events == (p.PlayerJoined(seat=0, name="Bob"), p.HostChanged(seat=0))
 
@@ -381,8 +360,8 @@ def test_full_cycle_lobby_countdown_racing_finished_rematch() -> None:
     room, events = r.create("XYZ789", "double-canfield-40", FAST, "Ann", SECRET)
     published += events
     steps: list[Callable[[r.Room], r.Transition]] = [
-        lambda room: r.join(room, "Bob", "player")[1],
-        lambda room: r.join(room, "Eve", "spectator")[1],
+        lambda room: r.join(room, "Bob")[1],
+        lambda room: watchers.watch(room, "eve", "p1"),
         lambda room: r.set_ready(room, 0, True, T0),
         lambda room: r.set_ready(room, 1, True, T0),
         lambda room: race.start(room, T0 + 2000),
@@ -441,7 +420,7 @@ def test_snapshot_shows_the_seed_only_after_the_race() -> None:
 
 def test_storage_form_round_trips_every_field() -> None:
     room = r.leave(_racing("Ann", "Bob"), 1, T0 + 2100).room
-    _, (room, _) = r.join(room, "Eve", "spectator")
+    room = watchers.watch(room, "eve", "p1").room
     room = race.player_finished(room, 0, "won", T0 + 5000).room
     assert r.from_bytes(r.to_bytes(room)) == room
     public = _lobby("Ann", settings=p.Settings(deal_number=9, max_players=8))

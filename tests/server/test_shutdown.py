@@ -114,8 +114,8 @@ async def test_a_request_stuck_in_the_store_cannot_hold_the_shutdown_past_its_gr
 async def test_a_spectator_sent_away_by_a_stop_is_counted_once_where_it_comes_back(
     open_store: OpenStore, start_server: ServerFactory
 ) -> None:
-    """The stopping process lets its spectators go (they come back elsewhere and are
-    counted there); its racers keep their seats."""
+    """The stopping process keeps its spectators counted, as it keeps its racers'
+    seats: coming back elsewhere, they take their place over."""
     stopping, staying = [await start_server(await open_store()) for _ in range(2)]
     ann = await Client.open(f"ws://127.0.0.1:{staying.port}", staying.clock)
     created = await ann.call(CreateRoom, variant=VARIANT, name="Ann", settings=SETTINGS)
@@ -131,5 +131,6 @@ async def test_a_spectator_sent_away_by_a_stop_is_counted_once_where_it_comes_ba
         "snapshot",
     }
     assert (await ann.call(Sync)).room.spectators == 1
+    assert [event.count for event in ann.events("spectator_count")] == [1]
     for client in (ann, eve, back):
         await client.close()
