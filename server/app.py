@@ -2,7 +2,7 @@
 
 `RaceServer` ties the parts together: the store (Redis), the hub (local
 fan-out and room timers), the deadline poller (due deadlines of any room), the
-spectator sweep (spectators of processes that died), the sessions (one per
+presence sweep (players and spectators of processes that died), the sessions (one per
 socket) and the metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
 answers), ``/metrics`` and the spectator page (`server.web`) are answered on
@@ -39,7 +39,7 @@ from server.metrics import CONTENT_TYPE, Metrics
 from server.poller import DeadlinePoller
 from server.session import Session
 from server.store import Store, StoreUnavailable
-from server.sweep import SpectatorSweep
+from server.sweep import PresenceSweep
 
 _log = logging.getLogger(__name__)
 MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
@@ -73,7 +73,7 @@ class RaceServer:
             poll_s=config.deadline_poll_s,
             lease_s=config.deadline_lease_s,
         )
-        self.sweep = SpectatorSweep(store, self.hub, self.clock, config.spectator_sweep_s)
+        self.sweep = PresenceSweep(store, self.hub, self.clock, config.presence_sweep_s)
         self.server: Server | None = None
         self.stopped: asyncio.Future[None] | None = None
         """The shutdown, once `stop` has begun it."""

@@ -56,8 +56,9 @@ class Config:
     """How often each process claims the room deadlines due (any room, anyone connected)."""
     deadline_lease_s: float = 10.0
     """How long a claimed deadline is held before another process may claim it again."""
-    spectator_sweep_s: float = 10.0
-    """How often each process drops the spectators of processes that died (`server.sweep`)."""
+    presence_sweep_s: float = 10.0
+    """How often each process looks for players and spectators held by processes that
+    died (`server.sweep`)."""
     workers: int = 1
     """Server processes sharing the port; more than one needs a fixed port."""
     reuse_port: bool = False
@@ -102,10 +103,10 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="seconds between claims of due room deadlines (default: 1)",
     )
     parser.add_argument(
-        "--spectator-sweep",
+        "--presence-sweep",
         type=float,
-        default=_DEFAULTS.spectator_sweep_s,
-        help="seconds between checks for spectators of server processes that died (default: 10)",
+        default=_DEFAULTS.presence_sweep_s,
+        help="seconds between checks for those held by processes that died (default: 10)",
     )
     parser.add_argument(
         "--workers",
@@ -125,8 +126,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
     args = parser.parse_args(argv)
     if args.deadline_poll <= 0:
         parser.error("--deadline-poll must be more than 0")
-    if args.spectator_sweep <= 0:
-        parser.error("--spectator-sweep must be more than 0")
+    if args.presence_sweep <= 0:
+        parser.error("--presence-sweep must be more than 0")
     _check_flags(parser, args)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
@@ -140,7 +141,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         key_prefix=args.prefix,
         finished_room_ttl_s=args.room_ttl,
         deadline_poll_s=args.deadline_poll,
-        spectator_sweep_s=args.spectator_sweep,
+        presence_sweep_s=args.presence_sweep,
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
         trusted_proxies=tuple(args.trusted_proxy),

@@ -38,7 +38,7 @@ from protocol import (
     Sync,
 )
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
-from server import deals, hints, play, room_update, watchers
+from server import deals, hints, play, presence, room_update
 from server import race as races
 from server import room as rooms
 from server.room import Room, RoomError, Transition
@@ -77,7 +77,9 @@ async def create_room(session: Session, message: CreateRoom) -> Joined:
     async with deals.fresh_secret(session.services, message.variant, message.settings) as secret:
         for _ in range(16):
             code = new_code()
-            created = rooms.create(code, message.variant, message.settings, message.name, secret)
+            created = rooms.create(
+                code, message.variant, message.settings, message.name, secret, process=store.process
+            )
             if await store.create_room(code, rooms.to_bytes(created.room)):
                 break
         else:
@@ -95,8 +97,8 @@ async def join_room(session: Session, message: JoinRoom) -> Joined:
     def change(room: Room) -> Transition:
         nonlocal seat
         if message.role == "spectator":
-            return watchers.watch(room, token_hash(token), session.services.store.process)
-        seat, result = rooms.join(room, message.name)
+            return presence.watch(room, token_hash(token), session.services.store.process)
+        seat, result = rooms.join(room, message.name, session.services.store.process)
         return result
 
     saved = await room_update.update(session.services.store, message.code, change)
@@ -119,11 +121,12 @@ async def _resume(session: Session, message: Resume) -> Resumed | Snapshot:
     if seat is not None:
         if seat not in {player.seat for player in room.players}:
             raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
-        saved = await room_update.update(services.store, code, lambda r: rooms.come_back(r, seat))
+        back = functools.partial(rooms.come_back, seat=seat, process=services.store.process)
+        saved = await room_update.update(services.store, code, back)
         room, seq = saved.room, saved.seq
     else:
         watch = functools.partial(
-            watchers.watch, token=token_hash(message.token), process=services.store.process
+            presence.watch, token=token_hash(message.token), process=services.store.process
         )
         saved = await room_update.update(services.store, code, watch)
         room, seq = saved.room, saved.seq
@@ -232,13 +235,15 @@ async def disconnected(session: Session) -> None:
 
 
 def _leaving(session: Session, seat: int | None) -> Callable[[Room], Transition]:
-    """The change of the session's player (``seat``) or spectator (None) leaving now."""
+    """The change of the session's player (``seat``) or spectator (None) leaving now,
+    unless they are back on another socket by then."""
     services = session.services
+    process = services.store.process
     if seat is None:
         assert session.token_hash is not None
-        token, process = session.token_hash, services.store.process
-        return functools.partial(watchers.unwatch, token=token, process=process)
-    return functools.partial(rooms.leave, seat=seat, now_ms=services.clock.now_ms())
+        return functools.partial(presence.unwatch, token=session.token_hash, process=process)
+    now_ms = services.clock.now_ms()
+    return functools.partial(presence.leave, seat=seat, process=process, now_ms=now_ms)
 
 
 async def _enter(

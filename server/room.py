@@ -73,6 +73,8 @@ class Player:
     finished_at_ms: int | None = None
     idle_timeout_ms: int | None = None
     """The timeout the player's last idle warning announced (see `server.race`)."""
+    process: str = ""
+    """The server process holding the player's socket ('' while away; `server.presence`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +97,7 @@ class Room:
     players: tuple[Player, ...] = ()
     """Sorted by seat; seat numbers may have gaps."""
     watchers: tuple[Watcher, ...] = ()
-    """The spectators counted in the room (`server.watchers`)."""
+    """The spectators counted in the room (`server.presence`)."""
     phase: Phase = "lobby"
     race_no: int = 1
     start_at_ms: int | None = None
@@ -133,14 +135,18 @@ class Transition(NamedTuple):
     events: tuple[RoomEvent, ...] = ()
 
 
-def create(code: str, variant: str, settings: Settings, name: str, secret: bytes) -> Transition:
-    """A new room in the lobby with its creator in seat 0 as host."""
-    room = Room(code, variant, settings, secret, host=0, players=(Player(0, name),))
+def create(
+    code: str, variant: str, settings: Settings, name: str, secret: bytes, *, process: str
+) -> Transition:
+    """A new room in the lobby with its creator, on `process`, in seat 0 as host."""
+    creator = Player(0, name, process=process)
+    room = Room(code, variant, settings, secret, host=0, players=(creator,))
     return Transition(room, (events.PlayerJoined(seat=0, name=name),))
 
 
-def join(room: Room, name: str) -> tuple[int, Transition]:
-    """Seat a player: lobby only, lowest free seat (spectators: `server.watchers`)."""
+def join(room: Room, name: str, process: str) -> tuple[int, Transition]:
+    """Seat a player on `process`: lobby only, lowest free seat (spectators:
+    `server.presence`)."""
     require_phase(room, "lobby")
     if any(player.name.casefold() == name.casefold() for player in room.players):
         raise RoomError(ErrorCode.ROOM_NAME_TAKEN, f"a player in this room is already named {name}")
@@ -148,7 +154,8 @@ def join(room: Room, name: str) -> tuple[int, Transition]:
     free = [seat for seat in range(room.settings.max_players) if seat not in taken]
     if not free:
         raise RoomError(ErrorCode.ROOM_FULL, "every seat is taken")
-    players = tuple(sorted((*room.players, Player(free[0], name)), key=lambda p: p.seat))
+    seated = Player(free[0], name, process=process)
+    players = tuple(sorted((*room.players, seated), key=lambda p: p.seat))
     room, host_events = _hand_over(replace(room, players=players))
     return free[0], Transition(room, (events.PlayerJoined(seat=free[0], name=name), *host_events))
 
@@ -162,18 +169,20 @@ def leave(room: Room, seat: int, now_ms: int) -> Transition:
     elif player.away:
         return Transition(room)
     else:
-        room = put_player(room, replace(player, away=True))
+        room = put_player(room, replace(player, away=True, process=""))
     room, host_events = _hand_over(room)
     room, countdown = _countdown_if_ready(room, now_ms)
     return Transition(room, (events.PlayerLeft(seat=seat, away=away), *host_events, *countdown))
 
 
-def come_back(room: Room, seat: int) -> Transition:
-    """An away player resumed; they take the host role if nobody holds it."""
+def come_back(room: Room, seat: int, process: str) -> Transition:
+    """A player resumed on `process`; back from away, they take the host role if
+    nobody holds it."""
     player = room.player(seat)
+    back = put_player(room, replace(player, away=False, process=process))
     if not player.away:
-        return Transition(room)
-    room, host_events = _hand_over(put_player(room, replace(player, away=False)))
+        return Transition(back)
+    room, host_events = _hand_over(back)
     return Transition(room, (events.PlayerBack(seat=seat), *host_events))
 
 

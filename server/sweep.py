@@ -1,17 +1,19 @@
-"""Drops the spectators of server processes that died without a word.
+"""Lets go of the players and spectators of server processes that died without a word.
 
-Theory of operation. A process that leaves cleanly takes its spectators out of
-each room's count (`server.handlers.disconnected`), or keeps them while it stops
-so that they come back elsewhere under the same token. A process killed outright
-cannot: its spectators' entries stay in the room (`server.watchers`). What it
-loses for certain is its pub/sub subscription to the room's events, which Redis
-drops with the connection. So every `period_s` of its clock each process looks at
-the rooms it has sockets in (the only rooms whose count anyone here sees) and asks
-Redis which other processes holding spectators there still listen to the room.
-A process found not listening in two sweeps in a row is taken as gone and its
-spectators are dropped: one look alone could catch a live process between
-counting a spectator and subscribing, or resubscribing after a Redis restart.
-A room nobody here is in is swept by whichever process gets a socket in it.
+Theory of operation. A process that leaves cleanly lets its sockets' players and
+spectators leave (`server.handlers.disconnected`), or keeps them while it stops so
+that they come back elsewhere under the same token. A process killed outright
+cannot: its players stay present and its spectators counted (`server.presence`).
+What it loses for certain is its pub/sub subscription to the room's events, which
+Redis drops with the connection. So every `period_s` of its clock each process
+looks at the rooms it has sockets in (the only rooms anyone here sees) and asks
+Redis which other processes holding players or spectators there still listen to
+the room. A process found not listening in two sweeps in a row is taken as gone
+(`presence.drop_processes`): its lobby seats are freed, its racers marked away
+(the host role moves on), its spectators dropped. One look alone could catch a
+live process between seating someone and subscribing, or resubscribing after a
+Redis restart. A room nobody here is in is swept by whichever process gets a
+socket in it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import contextlib
 import functools
 import logging
 
-from server import room_update, watchers
+from server import presence, room_update
 from server.clock import Clock
 from server.hub import Hub
 from server.room import RoomError
@@ -29,11 +31,11 @@ from server.store import Store, StoreUnavailable
 
 _log = logging.getLogger(__name__)
 
-__all__ = ["SpectatorSweep"]
+__all__ = ["PresenceSweep"]
 
 
-class SpectatorSweep:
-    """Every `period_s` of `clock`, drops the spectators of processes found gone twice."""
+class PresenceSweep:
+    """Every `period_s` of `clock`, lets go of those held by processes found gone twice."""
 
     def __init__(self, store: Store, hub: Hub, clock: Clock, period_s: float) -> None:
         self.store, self.hub, self.clock, self.period_s = store, hub, clock, period_s
@@ -55,22 +57,22 @@ class SpectatorSweep:
                 await self._task
 
     async def sweep(self) -> None:
-        """Look once; drop the spectators of the processes silent now and last time."""
+        """Look once; let go of those held by the processes silent now and last time."""
         began_ms = self.clock.now_ms()
-        held = set()
+        held: set[tuple[str, str]] = set()
         for code in list(self.hub.members):
             with contextlib.suppress(RoomError):
-                room = await self.hub.room(code)
-                held |= {
-                    (code, w.process) for w in room.watchers if w.process != self.store.process
-                }
+                held |= {(code, process) for process in presence.holders(await self.hub.room(code))}
+        held = {(code, process) for code, process in held if process != self.store.process}
         silent = held - await self.store.listening(held)
         gone, self.silent = silent & self.silent, silent
         by_room: dict[str, set[str]] = {}
         for code, process in gone:
             by_room.setdefault(code, set()).add(process)
         for code, processes in by_room.items():
-            drop = functools.partial(watchers.drop_processes, processes=processes)
+            drop = functools.partial(
+                presence.drop_processes, processes=processes, now_ms=self.clock.now_ms()
+            )
             with contextlib.suppress(RoomError):
                 await room_update.update(self.store, code, drop)
         self.swept_ms = began_ms
@@ -88,6 +90,6 @@ class SpectatorSweep:
             try:
                 await self.sweep()
             except StoreUnavailable as error:
-                _log.warning("sweeping spectators failed: %s", error)
+                _log.warning("sweeping for processes gone failed: %s", error)
             except Exception:
-                _log.exception("sweeping spectators failed")
+                _log.exception("sweeping for processes gone failed")

@@ -11,7 +11,7 @@ import asyncio
 import uuid
 from pathlib import Path
 
-from protocol import CreateRoom, JoinRoom, Resume, Settings
+from protocol import CreateRoom, JoinRoom, Ready, Resume, Settings, Sync
 from server.embedded import EmbeddedValkey
 from tests.deploy._processes import RedisServer, alive
 from tests.deploy._racer import check_results
@@ -47,7 +47,7 @@ async def test_the_spectators_of_a_killed_server_process_are_counted_once(
     """One comes back elsewhere and takes their place over; the one who does not is
     dropped by the other process's sweep, which finds the killed one not listening."""
     prefix = f"solrace-test:{uuid.uuid4().hex}:"
-    options = ("--redis", embedded_valkey.url, "--prefix", prefix, "--spectator-sweep", "1")
+    options = ("--redis", embedded_valkey.url, "--prefix", prefix, "--presence-sweep", "1")
     (killed, killed_port), (_, staying_port) = await asyncio.to_thread(start_servers, 2, *options)
     ann = await clients.open(staying_port)
     created = await ann.call(CreateRoom, variant="little-forty", name="Ann", settings=Settings())
@@ -64,6 +64,25 @@ async def test_the_spectators_of_a_killed_server_process_are_counted_once(
     }
     await ann.wait_event("spectator_count", lambda _: len(ann.events("spectator_count")) == 3)
     assert [event.count for event in ann.events("spectator_count")] == [1, 2, 1]
+
+
+async def test_the_host_on_a_killed_server_process_hands_the_room_over(
+    embedded_valkey: EmbeddedValkey, start_servers: StartServers, clients: Clients
+) -> None:
+    """A host whose process was killed, and who does not come back, leaves the lobby
+    once the other process's sweep finds the killed one gone; the room goes on."""
+    prefix = f"solrace-test:{uuid.uuid4().hex}:"
+    options = ("--redis", embedded_valkey.url, "--prefix", prefix, "--presence-sweep", "1")
+    (killed, killed_port), (_, staying_port) = await asyncio.to_thread(start_servers, 2, *options)
+    ann, bob = await clients.open(killed_port), await clients.open(staying_port)
+    created = await ann.call(CreateRoom, variant="little-forty", name="Ann", settings=Settings())
+    await bob.call(JoinRoom, code=created.code, name="Bob")
+
+    await asyncio.to_thread(killed.kill)
+    assert (await bob.wait_event("host_changed")).seat == 1
+    assert (await bob.call(Sync)).room.players[0].name == "Bob"
+    assert (await bob.call(Ready, ready=True)).type == "ok"
+    await bob.wait_event("countdown")
 
 
 async def test_a_race_goes_on_through_a_redis_restart(

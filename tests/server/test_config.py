@@ -76,12 +76,12 @@ def test_the_deadline_poll_is_a_setting(capsys: pytest.CaptureFixture[str]) -> N
     assert "more than 0" in capsys.readouterr().err
 
 
-def test_the_spectator_sweep_is_a_setting(capsys: pytest.CaptureFixture[str]) -> None:
-    assert parse_args([]).spectator_sweep_s == 10.0
-    assert parse_args(["--spectator-sweep", "0.5"]).spectator_sweep_s == 0.5
+def test_the_presence_sweep_is_a_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    assert parse_args([]).presence_sweep_s == 10.0
+    assert parse_args(["--presence-sweep", "0.5"]).presence_sweep_s == 0.5
     with pytest.raises(SystemExit):
-        parse_args(["--spectator-sweep", "0"])
-    assert "--spectator-sweep must be more than 0" in capsys.readouterr().err
+        parse_args(["--presence-sweep", "0"])
+    assert "--presence-sweep must be more than 0" in capsys.readouterr().err
 
 
 def test_limits_have_documented_defaults_and_flags(monkeypatch: pytest.MonkeyPatch) -> None:

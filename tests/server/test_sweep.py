@@ -1,4 +1,4 @@
-"""Spectators held by a process that is gone are dropped by the others' sweep.
+"""Players and spectators held by a process that is gone are let go by the others' sweep.
 
 Each `RaceServer` here has a store of its own, as a separate process would. The
 gone process here stopped, keeping its spectators counted for them to come back
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from protocol import CreateRoom, JoinRoom, Resume, Settings, Sync
+from protocol import CreateRoom, JoinRoom, Ready, Resume, Settings, Sync
 from server.app import RaceServer
 from server.clock import ManualClock
 from tests.conftest import OpenStore
@@ -73,3 +73,24 @@ async def test_the_spectators_of_a_live_process_stay_counted(
     await eve.close()
     await ann.wait_event("spectator_count", lambda event: event.count == 0)
     await ann.close()
+
+
+async def test_a_host_who_never_comes_back_from_a_gone_process_hands_the_room_over(
+    open_store: OpenStore, start_server: ServerFactory, clock: ManualClock
+) -> None:
+    gone, staying = [await start_server(await open_store()) for _ in range(2)]
+    ann, bob = await _client(gone), await _client(staying)
+    created = await ann.call(CreateRoom, variant="little-forty", name="Ann", settings=SETTINGS)
+    await bob.call(JoinRoom, code=created.code, name="Bob")
+    assert (await bob.call(Ready, ready=True)).type == "ok"
+
+    await gone.stop()
+    await _sweep(clock, staying)
+    assert (await bob.call(Sync)).room.host == 0
+    await _sweep(clock, staying)
+    room = (await bob.call(Sync)).room
+    assert [player.name for player in room.players] == ["Bob"] and room.host == 1
+    await bob.wait_event("host_changed", lambda event: event.seat == 1)
+    await bob.wait_event("countdown")
+    for client in (ann, bob):
+        await client.close()

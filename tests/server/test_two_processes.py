@@ -6,10 +6,12 @@ events cross between them only through Redis.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import engine
-from protocol import JoinRoom, MakeMove, Resign, Settings
+from protocol import JoinRoom, MakeMove, Resign, Resume, Settings, Sync
 from server.app import RaceServer
 from tests.conftest import OpenStore
 from tests.server._client import Client, start_race
@@ -84,4 +86,29 @@ async def test_either_process_starts_the_race(
             assert client.seqs() == list(range(joined.seq + 1, client.seqs()[-1] + 1))
     finally:
         for client in clients:
+            await client.close()
+
+
+async def test_a_racer_back_on_another_process_stays_when_the_old_socket_closes_late(
+    open_store: OpenStore, start_server: ServerFactory
+) -> None:
+    """The old socket's process sees it close only after the racer resumed elsewhere
+    (a connection that died without a close); that racer is not marked away."""
+    first = await start_server(await open_store())
+    second = await start_server(await open_store())
+    host, guest = await _client(second), await _client(first)
+    back = await _client(second)
+    try:
+        seated = await start_race([host, guest], settings=Settings(countdown_s=1, deal_number=11))
+        resumed = await back.call(Resume, token=seated[1].token, last_seq=seated[1].seq)
+        assert resumed.type in {"resumed", "snapshot"}
+        await guest.close()
+        async with asyncio.timeout(10):
+            while first.sessions:
+                await asyncio.sleep(0)
+        room = (await host.call(Sync)).room
+        assert not room.players[1].away
+        assert host.events("player_left") == []
+    finally:
+        for client in (host, guest, back):
             await client.close()

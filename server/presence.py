@@ -1,0 +1,78 @@
+"""Who is in a room on which server process, as pure transitions over `server.room.Room`.
+
+Theory of operation: each seated player who is not away carries the process that
+holds their socket (`Player.process`), set when they join, create or resume. The
+room keeps one `Watcher` per counted spectator, keyed by the hash of their token,
+with their process too. A spectator who comes back with the same token (a new
+socket, perhaps on another process) takes over their entry, so they are never
+counted twice, whatever happened to the old socket; a player who comes back takes
+over their seat the same way (`server.room.come_back`). A socket that closes lets
+its player or spectator go only if its process still holds them: an old socket
+closing late on one process cannot mark away a player, or drop a spectator,
+already back on another.
+
+A process that died without a word leaves its players present and its spectators
+counted; the other processes' sweep (`server.sweep`) finds it gone and calls
+`drop_processes`, which lets its players leave as if their sockets had closed (a
+lobby seat is freed, a racer is marked away and the host role moves on) and drops
+its spectators.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import replace
+
+from protocol import ErrorCode, events
+from protocol.limits import MAX_SPECTATORS
+from server import room as rooms
+from server.room import Room, RoomError, Transition, Watcher
+
+__all__ = ["drop_processes", "holders", "leave", "unwatch", "watch"]
+
+
+def watch(room: Room, token: str, process: str) -> Transition:
+    """Count a spectator (any phase), or move their entry to `process` if counted."""
+    others = tuple(watcher for watcher in room.watchers if watcher.token != token)
+    if len(others) == len(room.watchers) and len(others) >= MAX_SPECTATORS:
+        raise RoomError(ErrorCode.ROOM_FULL, "no room for more spectators")
+    return _counted(room, (*others, Watcher(token, process)))
+
+
+def unwatch(room: Room, token: str, process: str) -> Transition:
+    """The spectator left `process`; nothing if they are held elsewhere by now."""
+    left = Watcher(token, process)
+    return _counted(room, tuple(watcher for watcher in room.watchers if watcher != left))
+
+
+def leave(room: Room, seat: int, process: str, now_ms: int) -> Transition:
+    """The player's socket on `process` closed: they leave (`server.room.leave`),
+    unless they came back on another socket, held elsewhere by now."""
+    if room.player(seat).process not in {"", process}:
+        return Transition(room)
+    return rooms.leave(room, seat, now_ms)
+
+
+def holders(room: Room) -> set[str]:
+    """The processes holding a present player or a counted spectator of the room."""
+    players = {player.process for player in room.players if not player.away}
+    return (players | {watcher.process for watcher in room.watchers}) - {""}
+
+
+def drop_processes(room: Room, processes: Collection[str], now_ms: int) -> Transition:
+    """`processes` are gone: their players leave, their spectators are dropped."""
+    kept = tuple(watcher for watcher in room.watchers if watcher.process not in processes)
+    room, published = _counted(room, kept)
+    for player in room.players:
+        if not player.away and player.process in processes:
+            room, left = rooms.leave(room, player.seat, now_ms)
+            published += left
+    return Transition(room, published)
+
+
+def _counted(room: Room, watchers: tuple[Watcher, ...]) -> Transition:
+    """The room with `watchers`; the new count is news only if it changed."""
+    changed = replace(room, watchers=watchers)
+    if len(watchers) == len(room.watchers):
+        return Transition(changed)
+    return Transition(changed, (events.SpectatorCount(count=len(watchers)),))

@@ -1,0 +1,109 @@
+"""Who is held by which process: spectators counted once by token, and what is let
+go when a process is gone."""
+
+from __future__ import annotations
+
+import pytest
+
+import protocol as p
+from protocol import ErrorCode
+from server import presence, race
+from server import room as r
+from server.room import RoomError, Watcher
+
+SECRET = b"spectator count secret".ljust(32)
+
+
+T0 = 1_000_000
+
+
+def _room() -> r.Room:
+    return r.create("ABC234", "little-forty", p.Settings(), "Ann", SECRET, process="p1").room
+
+
+def test_a_spectator_is_counted_in_any_phase_and_leaves() -> None:
+    room, events = presence.watch(_room(), "eve", "p1")
+    assert room.spectators == 1 and events == (p.SpectatorCount(count=1),)
+    room, events = presence.watch(room, "dan", "p2")
+    assert room.watchers == (Watcher("eve", "p1"), Watcher("dan", "p2"))
+    assert events == (p.SpectatorCount(count=2),)
+    room, events = presence.unwatch(room, "eve", "p1")
+    assert room.watchers == (Watcher("dan", "p2"),) and events == (p.SpectatorCount(count=1),)
+
+
+def test_a_spectator_back_under_the_same_token_is_not_counted_twice() -> None:
+    room = presence.watch(_room(), "eve", "p1").room
+    moved, events = presence.watch(room, "eve", "p2")
+    assert moved.watchers == (Watcher("eve", "p2"),) and events == ()
+    assert presence.watch(moved, "eve", "p2") == r.Transition(moved)
+
+
+def test_the_old_socket_leaving_late_does_not_drop_a_spectator_who_came_back() -> None:
+    room = presence.watch(presence.watch(_room(), "eve", "p1").room, "eve", "p2").room
+    assert presence.unwatch(room, "eve", "p1") == r.Transition(room)
+    assert presence.unwatch(room, "nobody", "p2") == r.Transition(room)
+
+
+def test_the_spectators_of_processes_gone_are_dropped_together() -> None:
+    room = _room()
+    for token, process in [("a", "p1"), ("b", "p2"), ("c", "p1"), ("d", "p3")]:
+        room = presence.watch(room, token, process).room
+    room, events = presence.drop_processes(room, {"p1", "p3"}, T0)
+    assert room.watchers == (Watcher("b", "p2"),)
+    assert events[0] == p.SpectatorCount(count=1)
+    assert presence.drop_processes(room, {"p9"}, T0) == r.Transition(room)
+
+
+def test_the_lobby_seats_of_a_process_gone_are_freed_and_the_host_role_moves_on() -> None:
+    room = _room()
+    room = r.join(room, "Bob", "p2")[1].room
+    room = r.join(room, "Cy", "p1")[1].room
+    assert presence.holders(room) == {"p1", "p2"}
+    room, events = presence.drop_processes(room, {"p1"}, T0)
+    assert [player.name for player in room.players] == ["Bob"] and room.host == 1
+    assert events == (
+        p.PlayerLeft(seat=0, away=False),
+        p.HostChanged(seat=1),
+        p.PlayerLeft(seat=2, away=False),
+    )
+
+
+def test_the_racers_of_a_process_gone_are_marked_away_and_may_come_back() -> None:
+    room = r.join(_room(), "Bob", "p2")[1].room
+    for seat in (0, 1):
+        room = r.set_ready(room, seat, True, T0).room
+    room = race.start(room, room.start_at_ms or 0).room
+    room, events = presence.drop_processes(room, {"p1"}, T0 + 9000)
+    assert room.players[0].away and room.host == 1
+    assert events == (p.PlayerLeft(seat=0, away=True), p.HostChanged(seat=1))
+    assert presence.holders(room) == {"p2"}
+    back, events = r.come_back(room, 0, "p3")
+    assert events == (p.PlayerBack(seat=0),) and presence.holders(back) == {"p2", "p3"}
+
+
+def test_spectator_places_are_limited_but_a_counted_spectator_may_come_back() -> None:
+    room = _room()
+    for number in range(p.limits.MAX_SPECTATORS):
+        room = presence.watch(room, f"t{number}", "p1").room
+    with pytest.raises(RoomError) as refused:
+        presence.watch(room, "one more", "p1")
+    assert refused.value.code is ErrorCode.ROOM_FULL
+    back = presence.watch(room, "t0", "p2").room
+    assert back.spectators == p.limits.MAX_SPECTATORS
+
+
+def test_the_count_survives_storage() -> None:
+    room = presence.watch(_room(), "eve", "p1").room
+    assert r.from_bytes(r.to_bytes(room)) == room
+    assert r.snapshot(room, {}).spectators == 1
+
+
+def test_an_old_socket_closing_late_does_not_mark_away_a_player_back_elsewhere() -> None:
+    room = r.join(_room(), "Bob", "p1")[1].room
+    for seat in (0, 1):
+        room = r.set_ready(room, seat, True, T0).room
+    room = race.start(room, room.start_at_ms or 0).room
+    moved = r.come_back(room, 1, "p2").room
+    assert presence.leave(moved, 1, "p1", T0) == r.Transition(moved)
+    room, events = presence.leave(moved, 1, "p2", T0)
+    assert room.players[1].away and events == (p.PlayerLeft(seat=1, away=True),)
