@@ -59,20 +59,23 @@ async def test_a_spectator_who_never_comes_back_from_a_gone_process_is_dropped(
         await client.close()
 
 
-async def test_the_spectators_of_a_live_process_stay_counted(
+async def test_the_players_and_spectators_of_a_live_process_stay(
     open_store: OpenStore, start_server: ServerFactory, clock: ManualClock
 ) -> None:
     first, second = [await start_server(await open_store()) for _ in range(2)]
-    ann, eve = await _client(first), await _client(second)
+    ann, bob, eve = await _client(first), await _client(second), await _client(second)
     created = await ann.call(CreateRoom, variant="little-forty", name="Ann", settings=SETTINGS)
+    await bob.call(JoinRoom, code=created.code, name="Bob")
     await eve.call(JoinRoom, code=created.code, name="Eve", role="spectator")
     await ann.wait_event("spectator_count", lambda event: event.count == 1)
     for _ in range(3):
         await _sweep(clock, first)
-    assert (await ann.call(Sync)).room.spectators == 1
+    room = (await ann.call(Sync)).room
+    assert room.spectators == 1 and [player.name for player in room.players] == ["Ann", "Bob"]
     await eve.close()
     await ann.wait_event("spectator_count", lambda event: event.count == 0)
-    await ann.close()
+    for client in (ann, bob):
+        await client.close()
 
 
 async def test_a_host_who_never_comes_back_from_a_gone_process_hands_the_room_over(
