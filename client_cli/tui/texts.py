@@ -31,6 +31,7 @@ The move line (Up/Down: history, Right: take the suggested move):
   t3:2 t7   exactly the top two cards of pile 3 onto pile 7
   t3 f      top of pile 3 home (t3 f5: onto foundation 5)
   w t1  w f / r t1  r f    the waste or reserve top to pile 1, or home
+  moves     list every move your board allows
   draw  recycle  deal  redeal  ready  unready  resign  rematch  quit"""
 
 
