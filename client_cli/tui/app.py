@@ -22,9 +22,8 @@ from textual.binding import Binding, BindingType
 from client_cli.bot import DEFAULT_SPEED, BotTeam
 from client_cli.describe import describe_error, rematch_news
 from client_cli.session import Entry
-from client_cli.tui import _actions, _dead_end
+from client_cli.tui import _actions, _dead_end, hints
 from client_cli.tui.glyphs import Glyphs
-from client_cli.tui.hints import HINT_KEY, show_hint
 from client_cli.tui.keys import Pick
 from client_cli.tui.link import ScreenSession
 from client_cli.tui.panel import URGENT_S, WARN_S, time_left_ms, warning_due
@@ -109,6 +108,8 @@ class RaceApp(App[int]):
         self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
         self.entry, self.glyphs = entry, glyphs
         self.held: Pick | None = None
+        self.hinted: str | None = None
+        """The move a hint put on the move line, until the board moves on."""
         self.message = Text("")
         self.over: RaceOver | None = None
         self.checks: list[str] = []
@@ -192,6 +193,7 @@ class RaceApp(App[int]):
             if self.message.style == REFUSAL_STYLE:
                 self.message = Text("")  # a refusal is old news once a move is taken
             _dead_end.moved_on(self)
+            hints.moved_on(self)
         elif isinstance(message, EventFrame):
             self._event(message, lines)
         elif isinstance(message, DeadEnd):
@@ -263,8 +265,8 @@ class RaceApp(App[int]):
         if key == "x":
             self.confirm_resign()
             return True
-        if key == HINT_KEY:
-            self.do(lambda: show_hint(self))
+        if key == hints.HINT_KEY:
+            self.do(lambda: hints.show_hint(self))
             return True
         return _dead_end.resign_key(self, key) or _actions.board_key(self, key)
 
