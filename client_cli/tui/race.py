@@ -19,7 +19,7 @@ from client_cli.tui._dead_end import keys_line
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.hints import race_keys
-from client_cli.tui.panel import big_number, panel_lines
+from client_cli.tui.panel import STATES, big_number, panel_lines
 from client_cli.tui.screens import View, key_name
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
 from engine import find_variant
@@ -45,6 +45,16 @@ def top_line(room: RoomSnapshot, you: int | None, reconnecting: bool = False) ->
     )
     line.append("  watching" if you is None else f"  you: {player_name(room, you)}", style="dim")
     return line
+
+
+def over_keys(room: RoomSnapshot, you: int | None) -> str | None:
+    """The key line once your own race is over and others still race: no key plays."""
+    player = next((player for player in room.players if player.seat == you), None)
+    if room.phase != "racing" or player is None or player.outcome == "playing":
+        return None
+    return (
+        f"Your race is over ({STATES[player.outcome]}); results when all are done   ctrl+q: leave"
+    )
 
 
 def countdown_lines(room: RoomSnapshot, now_ms: int, glyphs: Glyphs, width: int) -> list[Text]:
@@ -96,7 +106,8 @@ class RaceScreen(View):
             lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
         )
         self.query_one("#message", Static).update(app.message)
-        self.query_one("#keys", Static).update(keys_line(app) or race_keys(room, RACE_KEYS))
+        keys = over_keys(room, tracker.seat) or keys_line(app) or race_keys(room, RACE_KEYS)
+        self.query_one("#keys", Static).update(keys)
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):

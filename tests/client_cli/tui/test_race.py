@@ -161,6 +161,29 @@ async def test_a_race_with_an_opponent_played_to_the_results(
         await bob.close()
 
 
+async def test_once_your_race_is_over_the_key_line_says_so_while_others_race(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    bob = Terminal(server_url)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.session.tracker.code is not None, "the room")
+            code = app.session.tracker.code
+            assert code is not None
+            bob.start(lambda id_: JoinRoom(id=id_, code=code, name="Bob"))
+            await wait_for_text(pilot, "Bob")
+            await bob.type("ready")
+            await start_race(pilot, app, clock)
+            assert "d: draw" in screen_text(app).splitlines()[-1]
+            await pilot.press("x", "y")
+            text = await wait_for_text(pilot, "Your race is over (resigned)")
+            assert "results when all are done" in text.splitlines()[-1]
+            assert "d: draw" not in text
+    finally:
+        await bob.close()
+
+
 async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
     server_url: str, clock: ManualClock
 ) -> None:
