@@ -255,6 +255,8 @@ async def test_after_a_reconnect_the_screen_says_so_and_keys_play_on(
         await wait_until(pilot, lambda: any("Back in room" in n for n in app.notes), "resume")
         assert any(note.startswith("Connection lost. Reconnecting...") for note in app.notes)
         assert "Reconnecting" not in screen_text(app)
+        back = [note for note in app.notes if note.startswith("Back in room")]
+        assert back == [f"Back in room {app.session.tracker.code}."]  # the board is beside it
         await pilot.press("d")
         await wait_until(pilot, lambda: app.session.tracker.version == 2, "a draw after it")
         assert "stock 58  w 6:" in screen_text(app)
