@@ -15,12 +15,6 @@ if TYPE_CHECKING:
     from client_cli.tui.app import RaceApp
 
 HINT_KEY = "H"
-PRACTICE_KEYS = "1-9 0 b-v: piles  w r  f h: home  a: all home  d: draw  x: resign  H: hint  ?"
-
-
-def race_keys(room: RoomSnapshot, keys: str) -> str:
-    """The key line of the race screen: in a practice room it names the hint key."""
-    return PRACTICE_KEYS if room.settings.practice else keys
 
 
 async def show_hint(app: RaceApp) -> None:

@@ -18,7 +18,7 @@ from client_cli.room import player_name
 from client_cli.tui._dead_end import keys_line
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
-from client_cli.tui.hints import race_keys
+from client_cli.tui.guide import key_line, placeholder
 from client_cli.tui.panel import STATES, big_number, panel_lines
 from client_cli.tui.screens import View, key_name
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
@@ -26,7 +26,6 @@ from engine import find_variant
 from protocol import BoardView, RoomSnapshot
 
 BOARD_MIN_WIDTH = 54
-RACE_KEYS = "1-9 0 b-v: piles  w r  f h: home  a: all home  d: draw  x: resign  ?: help  Tab"
 
 
 RECONNECTING = " Reconnecting... "
@@ -76,8 +75,8 @@ class RaceScreen(View):
             yield Pane(id="board", can_focus=True)
             yield Pane(id="panel")
         yield Static(id="message")
-        yield MoveLine(LegalMoves(self._board), "a move (t3 t7, w f, draw) or Esc for keys")
-        yield Static(RACE_KEYS, id="keys")
+        yield MoveLine(LegalMoves(self._board), "")
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#board", Pane).focus()
@@ -106,8 +105,11 @@ class RaceScreen(View):
             lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
         )
         self.query_one("#message", Static).update(app.message)
-        keys = over_keys(room, tracker.seat) or keys_line(app) or race_keys(room, RACE_KEYS)
-        self.query_one("#keys", Static).update(keys)
+        game = key_line(room.variant, room.settings.practice)
+        self.query_one("#keys", Static).update(
+            over_keys(room, tracker.seat) or keys_line(app) or game
+        )
+        self.query_one(MoveLine).placeholder = placeholder(room.variant)
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):

@@ -78,6 +78,17 @@ async def test_a_refused_move_says_why_beside_the_board_and_nothing_scrolls(
         assert "t1 t2: " not in screen_text(app), "the refusal goes once a move is taken"
 
 
+async def test_the_keys_and_the_move_line_speak_of_what_the_game_has(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-milligan", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        text = await wait_for_text(pilot, "1-8: piles  f h: home")
+        assert "d: deal" in text and "w r" not in text and "draw" not in text
+        assert "a move (t3 t7, t3 f, deal) or Esc for keys" in text
+
+
 async def test_keys_pick_up_a_pile_and_put_it_on_another(
     clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
