@@ -36,6 +36,7 @@ from client_cli.tui.screens import (
     View,
     WaitScreen,
 )
+from client_cli.tui.texts import help_text
 from client_cli.verify import check_race
 from engine import Move
 from protocol import (
@@ -272,7 +273,7 @@ class RaceApp(App[int]):
 
     def lobby_key(self, key: str) -> bool:
         if key == "?":
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(help_text(self.session.tracker.seat)))
             return True
         return _actions.lobby_key(self, key)
 

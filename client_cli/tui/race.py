@@ -20,7 +20,8 @@ from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.guide import key_line, placeholder
 from client_cli.tui.panel import STATES, big_number, panel_lines
-from client_cli.tui.screens import View, key_name
+from client_cli.tui.screens import HelpScreen, View, key_name
+from client_cli.tui.texts import WATCH_HELP
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
 from engine import find_variant
 from protocol import BoardView, RoomSnapshot
@@ -186,7 +187,7 @@ class WatchScreen(View):
             self.refresh_view()
         elif event.character == "?":
             event.stop()
-            self.race.board_key("?")
+            self.app.push_screen(HelpScreen(WATCH_HELP))
 
 
 def _side_by_side(columns: list[list[Text]], width: int, height: int) -> list[Text]:

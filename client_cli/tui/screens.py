@@ -117,9 +117,13 @@ class ResultsScreen(View):
 
 
 class HelpScreen(ModalScreen[None]):
+    def __init__(self, text: str = HELP) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(HELP + "\n\nAny key closes this help.", id="help")
+            yield Static(self.text + "\n\nAny key closes this help.", id="help")
 
     def on_key(self, event: Key) -> None:
         event.stop()

@@ -228,6 +228,9 @@ async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
             await pilot.press("n")
             text = await wait_for_text(pilot, "Bob (#2), move 1")
             assert "Ada (#1)" not in text
+            await pilot.press("question_mark")
+            text = await wait_for_text(pilot, "the previous racer's board first")
+            assert "pick up pile" not in text  # a spectator's keys, not a player's
     finally:
         await ada.close()
         await bob.close()
