@@ -48,11 +48,11 @@ def render(board: BoardView) -> str:
 
 
 def foundation_note(rules: Rules, base_rank: int) -> str:
-    """How the foundations build, when it is not plain "up from Ace, any suit"."""
+    """How the foundations build, when it is not plain "up in suit from Ace"."""
     if any(suit is not None for suit in rules.foundation_suits):
         return "; ".join(_direction_groups(rules, base_rank))
     if rules.base_from_deal:
-        return f"foundations go up from {RANKS[base_rank - 1]}, any suit, King wraps to Ace"
+        return f"foundations go up in suit from {RANKS[base_rank - 1]}, King wraps to Ace"
     return ""
 
 

@@ -168,7 +168,7 @@ class Tracker:
         if message.board is None:
             return [f"Back in room {message.code}."]
         self.board, self.version = message.board, message.version
-        return [f"Back in room {message.code}. Your board:", render(message.board)]
+        return [f"Back in room {message.code}.", f"Your board:\n{render(message.board)}"]
 
     def _event(self, frame: EventFrame) -> list[str]:
         if isinstance(frame.event, BoardShown):

@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from client_cli.tui.keys import drop, home_move, pick_pile, pick_top, pile_of_key, stock_move
+from client_cli.tui.screens import MovesScreen
+from client_cli.tui.widgets import short_texts
+from client_cli.visible import visible_moves
 from engine import VARIANT_KEYS
 from protocol import SetSettings, Settings
 from protocol.limits import MAX_PLAYERS
@@ -76,6 +79,15 @@ def _pile_key(app: RaceApp, key: str) -> bool:
         app.send_move(drop(held, "t", index))
     app.redraw()
     return True
+
+
+def show_moves(app: RaceApp) -> None:
+    """List every move the board allows, over the board; or say why there are none."""
+    tracker = app.session.tracker
+    if tracker.board is None or not tracker.move_texts():
+        app.note(tracker.moves_text())
+    else:
+        app.push_screen(MovesScreen(short_texts(visible_moves(tracker.board))))
 
 
 async def send_all_home(app: RaceApp) -> None:

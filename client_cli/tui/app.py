@@ -22,9 +22,8 @@ from textual.binding import Binding, BindingType
 from client_cli.bot import DEFAULT_SPEED, BotTeam
 from client_cli.describe import describe_error, rematch_news
 from client_cli.session import Entry
-from client_cli.tui import _actions, _dead_end
+from client_cli.tui import _actions, _dead_end, hints
 from client_cli.tui.glyphs import Glyphs
-from client_cli.tui.hints import HINT_KEY, show_hint
 from client_cli.tui.keys import Pick
 from client_cli.tui.link import ScreenSession
 from client_cli.tui.panel import URGENT_S, WARN_S, time_left_ms, warning_due
@@ -37,6 +36,7 @@ from client_cli.tui.screens import (
     View,
     WaitScreen,
 )
+from client_cli.tui.texts import help_text
 from client_cli.verify import check_race
 from engine import Move
 from protocol import (
@@ -45,6 +45,7 @@ from protocol import (
     DeadEnd,
     DealAnalysed,
     Error,
+    ErrorCode,
     EventFrame,
     GoingAway,
     Joined,
@@ -73,14 +74,16 @@ Screen { layout: vertical; }
 #main { height: 1fr; }
 #board { width: 1fr; height: 1fr; padding: 0 0 0 1; }
 #panel { width: 26; height: 1fr; border-left: solid $primary; padding: 0 0 0 1; }
-#message { height: 1; padding: 0 1; }
+/* A refusal or news wraps to two rows: each fits in two of 80 columns, and the
+   live panel keeps its rows for eight racers. */
+#message { height: auto; min-height: 1; max-height: 2; padding: 0 1; }
 #moveline { height: 1; border: none; padding: 0 1; }
 #keys { height: 1; color: $text-muted; }
 #lobby, #results { height: 1fr; padding: 1 2; }
 LobbyScreen #keys, ResultsScreen #keys { height: 2; padding: 0 2; }
-HelpScreen, ConfirmScreen { align: center middle; }
+HelpScreen, MovesScreen, ConfirmScreen { align: center middle; }
 #dialog { height: auto; border: round $primary; padding: 0 1; background: $panel; }
-HelpScreen #dialog { width: 100%; }
+HelpScreen #dialog, MovesScreen #dialog { width: 100%; }
 ConfirmScreen #dialog { width: 40; }
 """
 
@@ -106,6 +109,8 @@ class RaceApp(App[int]):
         self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
         self.entry, self.glyphs = entry, glyphs
         self.held: Pick | None = None
+        self.hinted: str | None = None
+        """The move a hint put on the move line, until the board moves on."""
         self.message = Text("")
         self.over: RaceOver | None = None
         self.checks: list[str] = []
@@ -170,23 +175,26 @@ class RaceApp(App[int]):
         self.quitting = True
         self.leaving.put_nowait(None)
 
-    def note(self, text: str, error: bool = False) -> None:
-        """Show one line under the board (the session's notes come here too)."""
-        self.notes = [*self.notes[-NOTES_KEPT:], text]
-        first = text.splitlines()[0] if text else ""
-        self.message = Text(first, style=REFUSAL_STYLE if error else "")
+    def note(self, text: str | Text, error: bool = False) -> None:
+        """Show the first line of ``text`` under the board, wrapped to two rows at most
+        (the session's notes come here too)."""
+        line = Text(text) if isinstance(text, str) else text
+        self.notes = [*self.notes[-NOTES_KEPT:], line.plain]
+        self.message = line.split()[0] if line.plain else Text("")
+        self.message.style = REFUSAL_STYLE if error else ""
         self.redraw()
 
     def changed(
         self, message: ServerMessage, request: ClientMessage | None, lines: list[str]
     ) -> None:
         if isinstance(message, Error):
-            self.note(_refusal(message, request), error=True)
+            self.note(_refusal(message, request, self.glyphs), error=True)
         elif isinstance(message, MoveOk):
             self.held = None
             if self.message.style == REFUSAL_STYLE:
                 self.message = Text("")  # a refusal is old news once a move is taken
             _dead_end.moved_on(self)
+            hints.moved_on(self)
         elif isinstance(message, EventFrame):
             self._event(message, lines)
         elif isinstance(message, DeadEnd):
@@ -258,14 +266,14 @@ class RaceApp(App[int]):
         if key == "x":
             self.confirm_resign()
             return True
-        if key == HINT_KEY:
-            self.do(lambda: show_hint(self))
+        if key == hints.HINT_KEY:
+            self.do(lambda: hints.show_hint(self))
             return True
         return _dead_end.resign_key(self, key) or _actions.board_key(self, key)
 
     def lobby_key(self, key: str) -> bool:
         if key == "?":
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(help_text(self.session.tracker.seat)))
             return True
         return _actions.lobby_key(self, key)
 
@@ -280,6 +288,8 @@ class RaceApp(App[int]):
             self.confirm_resign()
         elif word in ("board", "room"):
             self.note("The board and the room are on the screen.")
+        elif word == "moves":
+            _actions.show_moves(self)
         elif word:
             self.do(lambda: self.session.execute(line))
 
@@ -314,8 +324,12 @@ def _screen_for(app: RaceApp) -> str:
     return "watch" if app.session.tracker.seat is None else "race"
 
 
-def _refusal(error: Error, request: ClientMessage | None) -> str:
+def _refusal(error: Error, request: ClientMessage | None, glyphs: Glyphs) -> str | Text:
+    """The refusal in words; a move's reason from the engine names its cards as the
+    board draws them (``K♣`` where the engine says ``Kc``)."""
     if isinstance(request, MakeMove):
+        if error.code == ErrorCode.MOVE_ILLEGAL and error.message:
+            return Text(f"{request.move}: ") + glyphs.cards_in(error.message)
         return f"{request.move}: {error.message or error.code.value}"
     if request is None:
         return f"Server error ({error.code.value}): {error.message}"

@@ -79,17 +79,17 @@ def _foundation_rows(board: BoardView, rules: Rules, glyphs: Glyphs, width: int)
 
 
 def _start_note(rules: Rules, base_rank: int) -> str:
-    """Where each foundation starts: "home: f1-f4 up from A, f5-f8 down from K"."""
+    """Where each foundation starts: "home: f1-f4 up from A, f5-f8 down from K"; "in
+    suit" where a foundation takes the suit of its first card (not shown beside it)."""
+    in_suit = " in suit" if all(suit is None for suit in rules.foundation_suits) else ""
     groups = []
     for down in (False, True):
         indexes = [i for i, d in enumerate(rules.foundation_down) if d == down]
         if indexes:
             start = RANKS[rules.start_rank(indexes[0], base_rank) - 1]
             span = f"f{indexes[0] + 1}-f{indexes[-1] + 1} "
-            groups.append(f"{span}{'down' if down else 'up'} from {start}")
+            groups.append(f"{span}{'down' if down else 'up'}{in_suit} from {start}")
     note = "home: " + ", ".join(groups)
-    if all(suit is None for suit in rules.foundation_suits):
-        note += ", any suit"
     if rules.base_from_deal:
         note = note.replace(" from ", " from base ") + ", K wraps to A"
     return note

@@ -6,13 +6,17 @@ which keeps the notation's letters (``Th``, ``Ts``) and the colours.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rich.text import Text
 
 from engine import HIDDEN_CARD, InvalidMove
-from engine.cards import is_red, parse_card
+from engine.cards import RANKS, SUITS, is_red, parse_card
 
+CARD_NAME = re.compile(rf"(?<![\w'])[{RANKS}][{SUITS}](?![\w'])")
+"""A card as the engine names it in a refusal (``Kc``, ``Td``): an upper-case rank
+letter or digit and a lower-case suit letter, standing alone."""
 RED = "bold red"
 BLACK = "bold"
 BACK_STYLE = "blue"
@@ -51,6 +55,19 @@ class Glyphs:
 
     def suit(self, suit: int) -> Text:
         return Text(self.suits[suit], style=RED if suit in (1, 2) else BLACK)
+
+    def cards_in(self, text: str, style: str = "") -> Text:
+        """The engine's words ``text`` (a refusal) with every card it names drawn as
+        on the board; the rest in ``style``. Only the engine's own card form is read,
+        so this is for the engine's words, not for news or names."""
+        line = Text(style=style)
+        last = 0
+        for found in CARD_NAME.finditer(text):
+            line.append(text[last : found.start()])
+            line.append_text(self.card(found.group()))
+            last = found.end()
+        line.append(text[last:])
+        return line
 
 
 UNICODE = Glyphs(

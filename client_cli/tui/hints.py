@@ -15,12 +15,6 @@ if TYPE_CHECKING:
     from client_cli.tui.app import RaceApp
 
 HINT_KEY = "H"
-PRACTICE_KEYS = "1-9 0 b-v: piles  w r  f h: home  a: all home  d: draw  x: resign  H: hint  ?"
-
-
-def race_keys(room: RoomSnapshot, keys: str) -> str:
-    """The key line of the race screen: in a practice room it names the hint key."""
-    return PRACTICE_KEYS if room.settings.practice else keys
 
 
 async def show_hint(app: RaceApp) -> None:
@@ -30,8 +24,21 @@ async def show_hint(app: RaceApp) -> None:
         return
     lines = app.screen.query(MoveLine)
     if lines:
-        lines.first().value = hint.move
+        lines.first().value = app.hinted = hint.move
         app.note(f"Hint: {hint.move}   (Tab, then Enter plays it)")
+
+
+def moved_on(app: RaceApp) -> None:
+    """The player's board changed: a hint shown for the board before is stale, so it
+    leaves the message line, and the move line if it still holds it."""
+    if app.hinted is None:
+        return
+    if app.message.plain.startswith("Hint: "):
+        app.message = Text("")
+    for line in app.screen.query(MoveLine):
+        if line.value == app.hinted:
+            line.value = ""
+    app.hinted = None
 
 
 def verdict_lines(room: RoomSnapshot) -> list[Text]:

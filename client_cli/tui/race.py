@@ -18,15 +18,15 @@ from client_cli.room import player_name
 from client_cli.tui._dead_end import keys_line
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
-from client_cli.tui.hints import race_keys
-from client_cli.tui.panel import big_number, panel_lines
-from client_cli.tui.screens import View, key_name
+from client_cli.tui.guide import key_line, placeholder
+from client_cli.tui.panel import STATES, big_number, panel_lines
+from client_cli.tui.screens import HelpScreen, View, key_name
+from client_cli.tui.texts import WATCH_HELP
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
 from engine import find_variant
 from protocol import BoardView, RoomSnapshot
 
 BOARD_MIN_WIDTH = 54
-RACE_KEYS = "1-9 0 b-v: piles  w r  f h: home  a: all home  d: draw  x: resign  ?: help  Tab"
 
 
 RECONNECTING = " Reconnecting... "
@@ -45,6 +45,16 @@ def top_line(room: RoomSnapshot, you: int | None, reconnecting: bool = False) ->
     )
     line.append("  watching" if you is None else f"  you: {player_name(room, you)}", style="dim")
     return line
+
+
+def over_keys(room: RoomSnapshot, you: int | None) -> str | None:
+    """The key line once your own race is over and others still race: no key plays."""
+    player = next((player for player in room.players if player.seat == you), None)
+    if room.phase != "racing" or player is None or player.outcome == "playing":
+        return None
+    return (
+        f"Your race is over ({STATES[player.outcome]}); results when all are done   ctrl+q: leave"
+    )
 
 
 def countdown_lines(room: RoomSnapshot, now_ms: int, glyphs: Glyphs, width: int) -> list[Text]:
@@ -66,8 +76,8 @@ class RaceScreen(View):
             yield Pane(id="board", can_focus=True)
             yield Pane(id="panel")
         yield Static(id="message")
-        yield MoveLine(LegalMoves(self._board), "a move (t3 t7, w f, draw) or Esc for keys")
-        yield Static(RACE_KEYS, id="keys")
+        yield MoveLine(LegalMoves(self._board), "")
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#board", Pane).focus()
@@ -96,7 +106,11 @@ class RaceScreen(View):
             lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
         )
         self.query_one("#message", Static).update(app.message)
-        self.query_one("#keys", Static).update(keys_line(app) or race_keys(room, RACE_KEYS))
+        game = key_line(room.variant, room.settings.practice)
+        self.query_one("#keys", Static).update(
+            over_keys(room, tracker.seat) or keys_line(app) or game
+        )
+        self.query_one(MoveLine).placeholder = placeholder(room.variant)
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):
@@ -173,7 +187,7 @@ class WatchScreen(View):
             self.refresh_view()
         elif event.character == "?":
             event.stop()
-            self.race.board_key("?")
+            self.app.push_screen(HelpScreen(WATCH_HELP))
 
 
 def _side_by_side(columns: list[list[Text]], width: int, height: int) -> list[Text]:

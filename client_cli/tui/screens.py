@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
+from rich.columns import Columns
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -115,9 +117,33 @@ class ResultsScreen(View):
 
 
 class HelpScreen(ModalScreen[None]):
+    def __init__(self, text: str = HELP) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(HELP + "\n\nAny key closes this help.", id="help")
+            yield Static(self.text + "\n\nAny key closes this help.", id="help")
+
+    def on_key(self, event: Key) -> None:
+        event.stop()
+        self.dismiss()
+
+
+class MovesScreen(ModalScreen[None]):
+    """Every move the board allows, in as many columns as the screen has room for."""
+
+    def __init__(self, moves: list[str]) -> None:
+        super().__init__()
+        self.moves = moves
+
+    def compose(self) -> ComposeResult:
+        count = len(self.moves)
+        head = f"{count} {'move' if count == 1 else 'moves'} your board allows:"
+        table = Columns(self.moves, padding=(0, 3), column_first=True)
+        tail = "Type one on the move line. Any key closes this list."
+        with Vertical(id="dialog"):
+            yield Static(Group(head, table, "", tail), id="moves")
 
     def on_key(self, event: Key) -> None:
         event.stop()

@@ -31,7 +31,22 @@ The move line (Up/Down: history, Right: take the suggested move):
   t3:2 t7   exactly the top two cards of pile 3 onto pile 7
   t3 f      top of pile 3 home (t3 f5: onto foundation 5)
   w t1  w f / r t1  r f    the waste or reserve top to pile 1, or home
+  moves     list every move your board allows
   draw  recycle  deal  redeal  ready  unready  resign  rematch  quit"""
+
+WATCH_HELP = """\
+Watching (the race shows when it starts):
+  every racer's board, side by side as far as the width allows,
+  with every racer's progress, moves and state beside them
+  n  p      show the next, the previous racer's board first
+  ?         this help      Ctrl+Q  leave
+While the race runs, a card that some racer still racing has not seen
+yet is drawn as a card back; the results show every move."""
+
+
+def help_text(you: int | None) -> str:
+    """The keys: a player's, or a spectator's."""
+    return WATCH_HELP if you is None else HELP
 
 
 def lobby_lines(room: RoomSnapshot, you: int | None, link: str | None = None) -> list[Text]:

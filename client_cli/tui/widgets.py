@@ -68,17 +68,24 @@ class LegalMoves(Suggester):
 def move_texts(moves: list[Move]) -> list[str]:
     """Each move's text, then the texts without a count of the moves that are the only
     legal one between their two places (so the short text cannot mean another)."""
+    full = [move.format() for move in moves]
+    return full + [text for text in short_texts(moves) if text not in full]
+
+
+def short_texts(moves: list[Move]) -> list[str]:
+    """Each move once, as a player would type it: without its card count where it is
+    the only legal move between its two places."""
 
     def places(move: Move) -> tuple[object, ...]:
         return move.src, move.src_index, move.dst, move.dst_index
 
     pairs = Counter(places(move) for move in moves if move.count is not None)
-    short = [
+    return [
         replace(move, count=None).format()
-        for move in moves
         if move.count is not None and pairs[places(move)] == 1
+        else move.format()
+        for move in moves
     ]
-    return [move.format() for move in moves] + short
 
 
 class MoveLine(Input):

@@ -93,7 +93,7 @@ def test_a_snapshot_replaces_the_room_and_keeps_newer_events() -> None:
 def test_a_fresh_resume_learns_the_room_from_the_snapshot() -> None:
     tracker = Tracker()
     resumed = Resumed(id=1, code="K7PQ2M", seat=1, board=START, version=2, seq=9)
-    assert tracker.on_message(resumed) == ["Back in room K7PQ2M. Your board:", render(START)]
+    assert tracker.on_message(resumed) == ["Back in room K7PQ2M.", f"Your board:\n{render(START)}"]
     assert tracker.on_message(_event(10, ReadyChanged(seat=0, ready=False))) == []
     snapshot = Snapshot(id=2, code="K7PQ2M", seat=1, room=room(), board=None, version=None, seq=9)
     tracker.on_message(snapshot)

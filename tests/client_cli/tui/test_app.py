@@ -142,3 +142,56 @@ async def test_a_spectator_who_comes_after_the_race_gets_the_results(
             assert "Replayed Bob's 1 move" in text and "matches the commit" in text
     finally:
         await bob.close()
+
+
+def message_rows(text: str) -> str:
+    """The message under the board at 80x24 (rows 20 and 21, when it takes two)."""
+    return " ".join(row.strip() for row in text.splitlines()[20:22])
+
+
+async def test_a_refusal_longer_than_a_row_is_wrapped_and_read_in_full(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        before = screen_text(app)
+        await pilot.press("H")  # no hints in a room that is not for practice
+        refusal = (
+            "Your hint request was refused (room/not-practice):"
+            " hints are given in practice rooms only."
+        )
+        assert len(refusal) > 78
+        text = await wait_for_text(pilot, "rooms only.")
+        assert refusal in message_rows(text)
+        assert board_area(text)[:20] == board_area(before)[:20]
+        assert len(text.splitlines()) == 24
+        assert text.splitlines()[-1] == before.splitlines()[-1]  # the keys stay
+
+
+async def test_news_longer_than_a_row_is_shown_in_full(server_url: str, tmp_path: Path) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.session.tracker.room is not None, "the room")
+        await pilot.press("space")
+        text = await wait_for_text(pilot, "Seed commit")
+        room = app.session.tracker.room
+        assert room is not None and room.seed_commit is not None
+        news = f"Everyone is ready: race 1 starts in 1 s. Seed commit {room.seed_commit}."
+        assert news in message_rows(text)
+
+
+async def test_a_refused_move_names_its_cards_as_the_board_does(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    with pytest.raises(engine.IllegalMove) as refused:
+        engine.apply(engine.replay("little-forty", b"deal:1", ()), engine.Move.parse("t3 t4"))
+    reason = str(refused.value)
+    assert reason.startswith("9s does not go on Qd")
+    app = create(server_url, "little-forty", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        await pilot.press("tab", *"t3 t4", "enter")
+        text = await wait_for_text(pilot, "t3 t4: 9♠ does not go on Q♦")
+        assert f"t3 t4: {UNICODE.cards_in(reason).plain}" in text
+        assert reason not in text

@@ -72,7 +72,13 @@ def test_stock_waste_reserve_and_base_rank_are_shown() -> None:
     assert "stock 54  w 3:" in text
     assert "r 2♣ +39" in text
     assert "turn-overs unlimited" in text
-    assert "up from base 2" in text
+    assert "home: f1-f8 up in suit from base 2, K wraps to A" in text
+
+
+def test_foundations_of_no_fixed_suit_are_said_to_build_in_suit() -> None:
+    text = plain(board_lines(board("little-forty"), UNICODE, BOARD_WIDTH, BOARD_HEIGHT))
+    assert "home: f1-f8 up in suit from A" in text
+    assert "any suit" not in text  # read as "suits do not matter", which they do
 
 
 def test_the_picked_cards_are_highlighted() -> None:

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from client_cli._dead_end import FOUND
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui._dead_end import KEYS
-from client_cli.tui.race import RACE_KEYS
+from client_cli.tui.guide import key_line
 from protocol import CreateRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
@@ -26,6 +26,7 @@ from tests.client_cli.tui._screen import screen_text, start_race, wait_for_text,
 pytestmark = pytest.mark.solver_workers
 
 AFTER_MS = 30_000
+RACE_KEYS = key_line("little-milligan", practice=False)
 
 
 def _milligan_deal_4(server: str, state: Path) -> RaceApp:

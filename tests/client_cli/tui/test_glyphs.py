@@ -27,3 +27,23 @@ def test_an_unreadable_card_is_drawn_as_a_card_back_and_none_as_an_empty_place()
     assert UNICODE.card("??").plain == UNICODE.back
     assert ASCII.card("").plain == "##"
     assert UNICODE.card(None).plain == "--"
+
+
+def test_cards_the_engine_names_are_drawn_as_on_the_board() -> None:
+    line = UNICODE.cards_in("Td does not go on 9s, nor does any run under it", "bold")
+    assert line.plain == "T♦ does not go on 9♠, nor does any run under it"
+    assert [(line.plain[s.start : s.end], s.style) for s in line.spans] == [
+        ("T♦", RED),
+        ("9♠", BLACK),
+    ]
+    assert line.style == "bold"
+    assert ASCII.cards_in("Kc fits on no foundation").plain == "Kc fits on no foundation"
+
+
+def test_only_the_engines_card_form_standing_alone_is_a_card() -> None:
+    for words in (
+        "in Little Billie nothing is built on the tableau; tops go home",
+        "as said, ks and KS are no cards, nor are 10h, Kcs, t3:2 or 'Kc'",
+    ):
+        assert UNICODE.cards_in(words).plain == words
+    assert UNICODE.cards_in("not As.").plain == "not A♠."

@@ -14,12 +14,13 @@ import pytest
 
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
+from engine import Move
 from protocol import CreateRoom, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.solver_jobs import winning_line
 from tests.client_cli._driver import Terminal
-from tests.client_cli.tui._screen import start_race, wait_for_text, wait_until
+from tests.client_cli.tui._screen import screen_text, start_race, wait_for_text, wait_until
 
 pytestmark = pytest.mark.solver_workers
 
@@ -58,6 +59,23 @@ async def test_the_hint_key_shows_the_move_and_puts_it_on_the_move_line(
         await pilot.press("tab", "enter")
         tracker = app.session.tracker
         await wait_until(pilot, lambda: tracker.version == 1, "the hinted move to be played")
+
+
+async def test_a_hint_leaves_the_screen_once_the_board_moves_on(
+    clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
+) -> None:
+    await _start_workers(race_server)
+    settings = Settings(countdown_s=1, deal_number=2, practice=True)
+    app = _create(server_url, "little-milligan", settings, tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        await pilot.press("H")
+        await wait_for_text(pilot, f"Hint: {FIRST_MOVE}")
+        app.send_move(Move.parse(FIRST_MOVE))  # as its keys would
+        tracker = app.session.tracker
+        await wait_until(pilot, lambda: tracker.version == 1, "the hinted move to be played")
+        await wait_until(pilot, lambda: "Hint:" not in screen_text(app), "the hint to go")
+        assert app.screen.query_one(MoveLine).value == ""
 
 
 async def test_the_results_show_the_solvers_verdict_on_the_deal(

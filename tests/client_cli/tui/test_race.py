@@ -78,6 +78,17 @@ async def test_a_refused_move_says_why_beside_the_board_and_nothing_scrolls(
         assert "t1 t2: " not in screen_text(app), "the refusal goes once a move is taken"
 
 
+async def test_the_keys_and_the_move_line_speak_of_what_the_game_has(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-milligan", tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        text = await wait_for_text(pilot, "1-8: piles  f h: home")
+        assert "d: deal" in text and "w r" not in text and "draw" not in text
+        assert "a move (t3 t7, t3 f, deal) or Esc for keys" in text
+
+
 async def test_keys_pick_up_a_pile_and_put_it_on_another(
     clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
@@ -161,6 +172,29 @@ async def test_a_race_with_an_opponent_played_to_the_results(
         await bob.close()
 
 
+async def test_once_your_race_is_over_the_key_line_says_so_while_others_race(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    app = create(server_url, "little-forty", tmp_path / "state")
+    bob = Terminal(server_url)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.session.tracker.code is not None, "the room")
+            code = app.session.tracker.code
+            assert code is not None
+            bob.start(lambda id_: JoinRoom(id=id_, code=code, name="Bob"))
+            await wait_for_text(pilot, "Bob")
+            await bob.type("ready")
+            await start_race(pilot, app, clock)
+            assert "d: draw" in screen_text(app).splitlines()[-1]
+            await pilot.press("x", "y")
+            text = await wait_for_text(pilot, "Your race is over (resigned)")
+            assert "results when all are done" in text.splitlines()[-1]
+            assert "d: draw" not in text
+    finally:
+        await bob.close()
+
+
 async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
     server_url: str, clock: ManualClock
 ) -> None:
@@ -194,6 +228,9 @@ async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
             await pilot.press("n")
             text = await wait_for_text(pilot, "Bob (#2), move 1")
             assert "Ada (#1)" not in text
+            await pilot.press("question_mark")
+            text = await wait_for_text(pilot, "the previous racer's board first")
+            assert "pick up pile" not in text  # a spectator's keys, not a player's
     finally:
         await ada.close()
         await bob.close()
@@ -232,6 +269,8 @@ async def test_after_a_reconnect_the_screen_says_so_and_keys_play_on(
         await wait_until(pilot, lambda: any("Back in room" in n for n in app.notes), "resume")
         assert any(note.startswith("Connection lost. Reconnecting...") for note in app.notes)
         assert "Reconnecting" not in screen_text(app)
+        back = [note for note in app.notes if note.startswith("Back in room")]
+        assert back == [f"Back in room {app.session.tracker.code}."]  # the board is beside it
         await pilot.press("d")
         await wait_until(pilot, lambda: app.session.tracker.version == 2, "a draw after it")
         assert "stock 58  w 6:" in screen_text(app)

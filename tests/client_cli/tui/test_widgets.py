@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from client_cli.tui.widgets import LegalMoves
+from client_cli.tui.widgets import LegalMoves, short_texts
+from client_cli.visible import visible_moves
 from protocol import BoardView
 from tests.client_cli._samples import board
 
@@ -33,3 +34,12 @@ async def test_no_completion_without_a_count_where_it_could_mean_two_moves() -> 
     moves = LegalMoves(lambda: shown)
     assert await moves.get_suggestion("t1:") == "t1:1 t2"
     assert await moves.get_suggestion("t1 t") is None
+
+
+def test_each_move_is_listed_once_as_a_player_would_type_it() -> None:
+    piles = (("5h", "Kc", "Qd"), (), *board("little-forty").tableau[2:])
+    shown = board("little-forty").model_copy(update={"tableau": piles})
+    texts = short_texts(visible_moves(shown))
+    assert "t1:1 t2" in texts and "t1:2 t2" in texts and "t1 t2" not in texts
+    assert "t9 f1" in texts and "t9:1 f1" not in texts
+    assert len(texts) == len(set(texts)) == len(visible_moves(shown))
