@@ -11,6 +11,7 @@ SHA-256 fallback, board drawing) are tested in the page: see test_web_script.py.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import pytest
 
 import engine
 from protocol import HIDDEN_CARD, BoardView, RequestRematch, Settings
+from protocol.limits import IDLE_WARNING_S
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
@@ -461,3 +463,50 @@ async def test_a_page_refused_for_too_many_joins_joins_again_after_the_wait(
         await second.wait_for("() => document.body.dataset.phase === 'lobby'")
         assert await second.run(TEXT, "#link") == "live"
         assert first.errors == second.errors == []
+
+
+IDLE_S = 30
+IDLE = """(seat) => {
+  const panel = document.querySelector(`#boards [data-seat="${seat}"]`);
+  const warning = panel.querySelector(".idle");
+  const tab = document.querySelector(`#tabs [data-seat="${seat}"] .tab-idle`);
+  const at = warning && Number(warning.dataset.timeoutAt);
+  return [warning && warning.textContent, at, tab !== null];
+}"""
+"""A racer's idle warning: its text, the instant it names, and whether their tab says so."""
+NOT_WARNED = [None, None, False]
+WARNING = re.compile(r"Idle too long: times out in \d+:\d\d unless they move")
+
+
+async def test_an_idle_racer_is_shown_warned_until_they_move_or_time_out(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
+) -> None:
+    idle = SETTINGS.model_copy(update={"idle_limit_s": IDLE_S})
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], idle, watchers=1)
+    ada, bob = race.racers
+    tab = await open_tab(chromium, page_url(server, race.code))
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    began = (await start(race)).start_at_ms
+    await ada.resign()
+    race.advance_to(began + (IDLE_S - IDLE_WARNING_S) * 1000)
+    warned = await race.watchers[0].wait_event("idle_warning")
+    text, timeout_at, on_tab = await tab.wait_for(
+        f"([seat]) => ({IDLE})(seat)[0] && ({IDLE})(seat)", 1
+    )
+    assert WARNING.fullmatch(text), text
+    assert (timeout_at, on_tab) == (warned.timeout_at_ms, True)
+    assert await tab.run(f"([seat]) => ({IDLE})(seat)", 0) == NOT_WARNED, "Ada has resigned"
+    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-idle.png"), full_page=True)
+
+    await bob.play(greedy_line(VARIANT, SEED)[0])
+    await tab.wait_for(f"([seat]) => JSON.stringify(({IDLE})(seat)) === '[null,null,false]'", 1)
+    moved_at = server.clock.now_ms()
+    race.advance_to(moved_at + (IDLE_S - IDLE_WARNING_S) * 1000)
+    again = await race.watchers[0].wait_event("idle_warning", lambda e: e != warned)
+    await tab.wait_for(f"([seat, at]) => ({IDLE})(seat)[1] === at", 1, again.timeout_at_ms)
+
+    race.advance_to(again.timeout_at_ms + 1000)
+    await race_over(race)
+    await tab.wait_for(f"() => ({BADGES})()[1] === 'out of time'")
+    assert await tab.run(f"([seat]) => ({IDLE})(seat)", 1) == NOT_WARNED
+    assert tab.errors == []
