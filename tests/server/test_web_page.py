@@ -24,6 +24,7 @@ from protocol.limits import IDLE_WARNING_S
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
+from tests.conftest import OpenStore
 from tests.server._browser import PHONE, Tab, artifact_dir, browser, open_tab
 from tests.server._client import Client
 from tests.server._players import (
@@ -509,4 +510,32 @@ async def test_an_idle_racer_is_shown_warned_until_they_move_or_time_out(
     await race_over(race)
     await tab.wait_for(f"() => ({BADGES})()[1] === 'out of time'")
     assert await tab.run(f"([seat]) => ({IDLE})(seat)", 1) == NOT_WARNED
+    assert tab.errors == []
+
+
+SEEN_LINK = """() => {
+  window.linkTexts = [];
+  const link = document.getElementById("link");
+  new MutationObserver(() => window.linkTexts.push(link.textContent))
+    .observe(link, { childList: true, characterData: true, subtree: true });
+}"""
+"""Keep every text the link's status shows from now on, in `window.linkTexts`."""
+
+
+async def test_a_server_restart_is_told_and_the_page_resumes_on_the_new_server(
+    store: Store, open_store: OpenStore, clock: ManualClock, chromium: Any
+) -> None:
+    async with serve(store, clock) as first, opened_clients(Client.open, first) as connect:
+        race, tab = await racing_page(first, connect, chromium)
+        await race.racers[1].play("draw")
+        await tab.wait_for(f"() => ({VERSION})(1) === '1'")
+        port = first.port
+        await tab.run(SEEN_LINK)
+    await tab.wait_for("() => document.body.dataset.link === 'reconnecting'")
+    async with serve(await open_store(), clock, port=port):
+        await tab.wait_for("() => document.getElementById('link').textContent === 'live (resumed)'")
+        texts = await tab.run("() => window.linkTexts")
+        assert await tab.run(VERSION, 1) == "1", "the board seen before the restart stays"
+    waits = [text for text in texts if "reconnecting in" in text]
+    assert waits and all(text.startswith("the server is restarting;") for text in waits), texts
     assert tab.errors == []
