@@ -16,7 +16,7 @@ const OUTCOMES = {
   won: "won",
   stuck: "stuck",
   resigned: "resigned",
-  timeout: "out of time",
+  timeout: "timed out",
 };
 
 const drawn = new Map(); // seat -> the board object its panel shows

@@ -508,8 +508,11 @@ async def test_an_idle_racer_is_shown_warned_until_they_move_or_time_out(
 
     race.advance_to(again.timeout_at_ms + 1000)
     await race_over(race)
-    await tab.wait_for(f"() => ({BADGES})()[1] === 'out of time'")
+    # Timed out with most of the race's time left: not "out of time".
+    await tab.wait_for(f"() => ({BADGES})()[1] === 'timed out'")
     assert await tab.run(f"([seat]) => ({IDLE})(seat)", 1) == NOT_WARNED
+    result = "() => document.querySelector('#ranking tr:nth-child(2)').cells[2].textContent"
+    assert await tab.run(result) == "timed out"
     assert tab.errors == []
 
 
