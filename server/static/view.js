@@ -103,13 +103,27 @@ export function renderClock(watch, now) {
   }
 }
 
+/** The race the host set up: the deal, the time limit and what else applies. */
+function termsText(settings) {
+  const deal = settings.deal_number !== null ? `public deal ${settings.deal_number}`
+    : settings.winnable_only ? "secret deal the solver has won" : "secret deal";
+  const terms = [deal, `${formatDuration(settings.time_limit_s * 1000)} time limit`];
+  if (settings.idle_limit_s !== null) terms.push(`idle limit ${settings.idle_limit_s} s once someone has finished`);
+  if (settings.spectator_delay_s > 0) terms.push(`boards shown ${settings.spectator_delay_s} s late`);
+  if (settings.practice) terms.push("practice room");
+  return terms.join(" \u00b7 ");
+}
+
 function bannerFor(room) {
   const banner = element("div", `banner-${room.phase}`);
   if (room.phase === "lobby") {
     const waiting = room.players.filter((player) => !player.ready).length;
-    banner.append(element("strong", "", "In the lobby"), ` \u2014 ${room.players.length} seated, ${waiting} not ready yet`);
+    const seats = `${room.players.length} of ${room.settings.max_players} seats taken`;
+    banner.append(element("strong", "", "In the lobby"), ` \u2014 ${seats}, ${waiting} not ready yet`);
+    banner.append(element("span", "terms", termsText(room.settings)));
   } else if (room.phase === "countdown") {
     banner.append(element("span", "", "Get set: the race starts in "), element("strong", "count-down", ""));
+    banner.append(element("span", "terms", termsText(room.settings)));
     banner.append(element("span", "commit", `deal committed: ${room.seed_commit.slice(0, 16)}\u2026`));
   } else if (room.phase === "racing") {
     const racing = room.players.filter((player) => player.outcome === "playing").length;

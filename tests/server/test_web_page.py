@@ -542,3 +542,22 @@ async def test_a_server_restart_is_told_and_the_page_resumes_on_the_new_server(
     waits = [text for text in texts if "reconnecting in" in text]
     assert waits and all(text.startswith("the server is restarting;") for text in waits), texts
     assert tab.errors == []
+
+
+async def test_the_lobby_tells_the_seats_left_and_the_races_terms(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
+) -> None:
+    terms = SETTINGS.model_copy(update={"max_players": 3, "idle_limit_s": 60})
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], terms, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), viewport=PHONE)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    banner = await tab.run("() => document.getElementById('banner').innerText")
+    assert banner.splitlines() == [
+        "In the lobby \u2014 2 of 3 seats taken, 2 not ready yet",
+        "public deal 7 \u00b7 15:00 time limit \u00b7 idle limit 60 s once someone has finished",
+    ]
+    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-lobby.png"), full_page=True)
+    await ready_all(race)
+    await tab.wait_for("() => document.body.dataset.phase === 'countdown'")
+    assert "15:00 time limit" in await tab.run(TEXT, "#banner .terms")
+    assert tab.errors == []
