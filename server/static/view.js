@@ -44,6 +44,7 @@ export function formatDuration(ms, tenths = false) {
 export function renderStatus(state, text) {
   document.body.dataset.link = state;
   byId("link").textContent = text;
+  if (state === "stopped") byId("spectators").textContent = "";
 }
 
 /** Show one racer's panel (at phone width; every panel shows on a wide screen). */
@@ -309,6 +310,8 @@ export function renderPage(watch, now) {
   selectSeat(selected);
   renderResults(watch);
   if (room.phase !== "finished") seedChecked = null;
-  byId("spectators").textContent = room.spectators === 1 ? "1 watching" : `${room.spectators} watching`;
+  if (document.body.dataset.link !== "stopped") {
+    byId("spectators").textContent = room.spectators === 1 ? "1 watching" : `${room.spectators} watching`;
+  }
   renderClock(watch, now);
 }

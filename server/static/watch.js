@@ -82,8 +82,11 @@ class Page {
       this.enterLater(message);
       return;
     }
+    const gone = this.watch.room === null
+      ? `There is no room ${this.watch.code} (it may have expired).`
+      : `Room ${this.watch.code} has closed; this is how it last stood.`;
     const stops = {
-      "room/not-found": `There is no room ${this.watch.code} (it may have expired).`,
+      "room/not-found": gone,
       "room/full": `Room ${this.watch.code} has no spectator places left.`,
     };
     this.link.stop(stops[message.code] ?? `The server refused: ${message.message} (${message.code})`);

@@ -561,3 +561,23 @@ async def test_the_lobby_tells_the_seats_left_and_the_races_terms(
     await tab.wait_for("() => document.body.dataset.phase === 'countdown'")
     assert "15:00 time limit" in await tab.run(TEXT, "#banner .terms")
     assert tab.errors == []
+
+
+async def test_a_room_that_closes_under_the_page_keeps_its_results_on_show(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, store: Store
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    for racer in race.racers:
+        await racer.resign()
+    await race_over(race)
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
+    assert await tab.run(TEXT, "#spectators") == "1 watching"
+    await store.expire_room(race.code, 0)
+    page_session(server).conn.transport.abort()
+    await tab.wait_for("() => document.body.dataset.link === 'stopped'")
+    said = f"Room {race.code} has closed; this is how it last stood."
+    assert await tab.run(TEXT, "#link") == said
+    assert await tab.run("() => document.getElementById('pick').hidden"), "no code box over it"
+    assert await tab.run("() => document.querySelectorAll('#ranking tr').length") == 2
+    assert await tab.run(TEXT, "#spectators") == "", "nobody is counted any more"
+    assert tab.errors == []
