@@ -581,3 +581,36 @@ async def test_a_room_that_closes_under_the_page_keeps_its_results_on_show(
     assert await tab.run("() => document.querySelectorAll('#ranking tr').length") == 2
     assert await tab.run(TEXT, "#spectators") == "", "nobody is counted any more"
     assert tab.errors == []
+
+
+BEHIND = re.compile(r"live \u00b7 boards (9|10) s behind: this connection is slow")
+"""Nine seconds late, and less than one second more for the test to run."""
+
+
+async def test_a_page_whose_boards_come_late_says_it_is_behind(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], SETTINGS, watchers=0)
+    await start(race)
+    page = await chromium.new_page()
+    await page.clock.install()  # the page's clock, to run it ahead of the server's
+    tab = Tab(page)
+    page.on("pageerror", lambda error: tab.errors.append(f"uncaught: {error}"))
+    await page.goto(page_url(server, race.code))
+    await tab.wait_for("() => document.querySelectorAll('#boards .panel .cards').length === 2")
+    race.advance_to(server.clock.now_ms() + 1000)  # moves made after the page joined
+    bob = race.racers[1]
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({VERSION})(1) === '1'")
+    assert await tab.run(TEXT, "#link") == "live"
+    # Ten seconds pass for the page while the server's clock stands: Bob's next board,
+    # stamped at the server's now, reaches the page nine seconds after his move.
+    await page.clock.fast_forward(10_000)
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({VERSION})(1) === '2'")
+    said = await tab.wait_for(f"() => ({TEXT})(['#link']) !== 'live' && ({TEXT})(['#link'])")
+    assert BEHIND.fullmatch(said), said
+    race.advance_to(server.clock.now_ms() + 10_000)
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({TEXT})(['#link']) === 'live'")
+    assert tab.errors == []
