@@ -130,7 +130,10 @@ async def test_a_board_is_drawn_card_by_card_with_hidden_cards_as_backs(tab: Tab
     assert drawn["labels"][:2] == ["queen of spades", "nine of hearts"]
     assert drawn["piles"] == ["pile column"] * 3
     assert drawn["emptyFoundations"] == 2
-    assert drawn["notes"] == "unlimited passes · 9/104 home · foundations start at 7"
+    assert drawn["notes"] == (
+        "unlimited passes · 9/104 home · foundations start at 7"
+        " · 4 cards hidden until every racer still racing has seen them"
+    )
 
 
 async def test_twenty_six_fans_are_drawn_as_rows_and_passes_as_redeals(tab: Tab) -> None:
@@ -144,6 +147,7 @@ async def test_twenty_six_fans_are_drawn_as_rows_and_passes_as_redeals(tab: Tab)
 async def test_little_forty_counts_its_turn_overs_left(tab: Tab) -> None:
     forty: dict[str, Any] = {"variant": "little-forty", "foundations": [None] * 8}
     forty |= {"reserve": None, "reserve_hidden": 0, "base_rank": 1, "stock": 64, "waste": []}
+    forty |= {"tableau": [["Kh", "Tc"], ["As"]]}
     # Three passes through the stock in all: the first, then two turn-overs of the waste.
     drawn = [await tab.run(DRAW, _board(**forty, passes_left=left)) for left in (2, 1)]
     assert [notes["notes"] for notes in drawn] == [
@@ -364,3 +368,8 @@ async def test_an_idle_warning_stands_through_a_snapshot_until_its_racer_moves(t
       return [warned, kept, watch.idleTimeoutAt(1)];
     }"""
     assert await tab.run(script, room, moved) == [70000, 70000, None]
+
+
+async def test_one_hidden_card_is_told_in_the_singular(tab: Tab) -> None:
+    drawn = await tab.run(DRAW, _board(tableau=[["Kh"]], foundations=[None] * 4, waste=["??"]))
+    assert drawn["notes"].endswith(" · 1 card hidden until every racer still racing has seen it")
