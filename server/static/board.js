@@ -151,9 +151,11 @@ function passesText(board) {
   return `${board.passes_left} ${board.passes_left === 1 ? words[0] : words[1]} left`;
 }
 
-function notesText(board) {
+/** What the board does not show by itself; `hidden`: the cards drawn as backs for "??". */
+function notesText(board, hidden) {
   const notes = [passesText(board), `${board.progress}/${board.total} home`].filter((note) => note !== null);
   if (board.base_rank !== 1) notes.push(`foundations start at ${RANK_NAMES[board.base_rank]}`);
+  if (hidden > 0) notes.push(`${hidden === 1 ? "1 card" : `${hidden} cards`} hidden until every racer still racing has seen ${hidden === 1 ? "it" : "them"}`);
   return notes.join(" \u00b7 ");
 }
 
@@ -168,8 +170,9 @@ export function drawBoard(board) {
   const tableau = element("div", fanned ? "tableau fans" : "tableau columns");
   tableau.style.setProperty("--piles", String(board.tableau.length));
   board.tableau.forEach((cards, i) => tableau.append(pileElement(cards, i, fanned)));
-  const notes = element("div", "board-notes", notesText(board));
-  root.append(top, tableau, notes);
+  root.append(top, tableau);
+  const hidden = root.querySelectorAll(`.card[data-card="${HIDDEN_CARD}"]`).length;
+  root.append(element("div", "board-notes", notesText(board, hidden)));
   return root;
 }
 

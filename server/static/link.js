@@ -42,6 +42,7 @@ export class Link {
     this.retryTimer = null;
     this.pingTimer = null;
     this.stopped = false;
+    this.restarting = false; // the server said going_away: it is restarting
   }
 
   /** Server clock now, in ms, or null before the first welcome. */
@@ -81,6 +82,7 @@ export class Link {
   /** The server asked to come back later (going_away): reconnect after `delayMs`. */
   comeBackIn(delayMs) {
     this.retryMs = Math.max(delayMs, RETRY_FIRST_MS);
+    this.restarting = true;
   }
 
   hello(socket) {
@@ -104,6 +106,7 @@ export class Link {
     if (message.type === "welcome" || message.type === "pong") this.clockSample(message);
     if (message.type === "welcome") {
       this.retryMs = RETRY_FIRST_MS;
+      this.restarting = false;
       this.onReady();
       return;
     }
@@ -135,7 +138,8 @@ export class Link {
     }
     const delay = this.retryMs * (0.75 + Math.random() / 2);
     this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
-    this.onStatus("reconnecting", `connection lost; reconnecting in ${Math.ceil(delay / 1000)} s`);
+    const why = this.restarting ? "the server is restarting" : "connection lost";
+    this.onStatus("reconnecting", `${why}; reconnecting in ${Math.ceil(delay / 1000)} s`);
     this.retryTimer = setTimeout(() => this.open(), delay);
   }
 }

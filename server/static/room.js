@@ -85,6 +85,7 @@ export class Watch {
     this.endsAtMs = null;
     this.result = null; // the race_over event
     this.commitSeen = null; // seed_commit as published before the seed was revealed
+    this.idle = new Map(); // seat -> { timeoutAtMs, moves }: warned for idling at `moves` moves
   }
 
   /** A joined or snapshot reply: the whole room, replacing what was known, and in a
@@ -101,6 +102,7 @@ export class Watch {
     if (room.phase !== "finished") this.result = null;
     else if (results !== null && results.race_no === room.race_no) this.result = results;
     this.commitSeen = room.phase === "finished" ? this.commitSeen : room.seed_commit;
+    this.keepIdleWarnings();
     this.endsAtMs = room.start_at_ms === null ? null : room.start_at_ms + room.settings.time_limit_s * 1000;
   }
 
@@ -108,6 +110,21 @@ export class Watch {
     this.boards.clear();
     this.startBoard = null;
     this.result = null;
+    this.idle.clear();
+  }
+
+  /** After a whole room: a warning stands while its racer is still racing with no move since. */
+  keepIdleWarnings() {
+    for (const [seat, warning] of this.idle) {
+      const player = this.room.players.find((p) => p.seat === seat);
+      const standing = this.room.phase === "racing" && player?.outcome === "playing" && player.moves === warning.moves;
+      if (!standing) this.idle.delete(seat);
+    }
+  }
+
+  /** The instant an idle racer times out unless they move first; null when not warned. */
+  idleTimeoutAt(seat) {
+    return this.idle.get(seat)?.timeoutAtMs ?? null;
   }
 
   /** An event frame; false when it was old news (already seen) and changed nothing. */
@@ -120,10 +137,24 @@ export class Watch {
     if (event.type === "race_started") this.onStart(event);
     if (event.type === "race_over") this.result = event;
     if (event.type === "rematch") this.clearRace();
+    this.onIdle(event);
     return true;
   }
 
+  /** An idle warning stands until its racer moves or finishes, or the race ends. */
+  onIdle(event) {
+    if (event.type === "idle_warning") {
+      const player = this.room.players.find((p) => p.seat === event.seat);
+      this.idle.set(event.seat, { timeoutAtMs: event.timeout_at_ms, moves: player?.moves ?? 0 });
+    } else if (event.type === "progress" || event.type === "player_finished") {
+      this.idle.delete(event.seat);
+    } else if (event.type === "race_over") {
+      this.idle.clear();
+    }
+  }
+
   onStart(event) {
+    this.idle.clear();
     this.boards.clear();
     this.startBoard = event.board;
     this.endsAtMs = event.ends_at_ms;

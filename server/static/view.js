@@ -16,7 +16,7 @@ const OUTCOMES = {
   won: "won",
   stuck: "stuck",
   resigned: "resigned",
-  timeout: "out of time",
+  timeout: "timed out",
 };
 
 const drawn = new Map(); // seat -> the board object its panel shows
@@ -44,6 +44,7 @@ export function formatDuration(ms, tenths = false) {
 export function renderStatus(state, text) {
   document.body.dataset.link = state;
   byId("link").textContent = text;
+  if (state === "stopped") byId("spectators").textContent = "";
 }
 
 /** Show one racer's panel (at phone width; every panel shows on a wide screen). */
@@ -93,6 +94,9 @@ function clockText(watch, now) {
 export function renderClock(watch, now) {
   if (watch.room === null || now === null) return;
   byId("clock").textContent = clockText(watch, now);
+  for (const left of document.querySelectorAll("#boards .idle")) {
+    left.querySelector(".idle-left").textContent = idleLeft(Number(left.dataset.timeoutAt), now);
+  }
   if (watch.room.phase === "countdown") {
     const left = Math.max(0, Math.ceil((watch.room.start_at_ms - now) / 1000));
     const count = byId("banner").querySelector(".count-down");
@@ -100,13 +104,27 @@ export function renderClock(watch, now) {
   }
 }
 
+/** The race the host set up: the deal, the time limit and what else applies. */
+function termsText(settings) {
+  const deal = settings.deal_number !== null ? `public deal ${settings.deal_number}`
+    : settings.winnable_only ? "secret deal the solver has won" : "secret deal";
+  const terms = [deal, `${formatDuration(settings.time_limit_s * 1000)} time limit`];
+  if (settings.idle_limit_s !== null) terms.push(`idle limit ${settings.idle_limit_s} s once someone has finished`);
+  if (settings.spectator_delay_s > 0) terms.push(`boards shown ${settings.spectator_delay_s} s late`);
+  if (settings.practice) terms.push("practice room");
+  return terms.join(" \u00b7 ");
+}
+
 function bannerFor(room) {
   const banner = element("div", `banner-${room.phase}`);
   if (room.phase === "lobby") {
     const waiting = room.players.filter((player) => !player.ready).length;
-    banner.append(element("strong", "", "In the lobby"), ` \u2014 ${room.players.length} seated, ${waiting} not ready yet`);
+    const seats = `${room.players.length} of ${room.settings.max_players} seats taken`;
+    banner.append(element("strong", "", "In the lobby"), ` \u2014 ${seats}, ${waiting} not ready yet`);
+    banner.append(element("span", "terms", termsText(room.settings)));
   } else if (room.phase === "countdown") {
     banner.append(element("span", "", "Get set: the race starts in "), element("strong", "count-down", ""));
+    banner.append(element("span", "terms", termsText(room.settings)));
     banner.append(element("span", "commit", `deal committed: ${room.seed_commit.slice(0, 16)}\u2026`));
   } else if (room.phase === "racing") {
     const racing = room.players.filter((player) => player.outcome === "playing").length;
@@ -129,7 +147,7 @@ function badgeFor(player, phase) {
   return [player.outcome, OUTCOMES[player.outcome] ?? player.outcome];
 }
 
-function panelHead(player, room, board) {
+function panelHead(player, room, board, idleAt, now) {
   const head = element("header", "panel-head");
   const [kind, label] = badgeFor(player, room.phase);
   const name = element("h3", "name", player.name);
@@ -152,7 +170,27 @@ function panelHead(player, room, board) {
     stats.append(element("span", "finish", formatDuration(player.finished_at_ms - room.start_at_ms, true)));
   }
   head.append(bar, stats);
+  if (idleAt !== null && player.outcome === "playing") head.append(idleWarning(idleAt, now));
   return head;
+}
+
+/** How long until an idle racer times out, for the warning on their panel. */
+function idleLeft(timeoutAtMs, now) {
+  return now === null ? "" : ` in ${formatDuration(Math.ceil((timeoutAtMs - now) / 1000) * 1000)}`;
+}
+
+/** The warning the server gave a racer idle too long: when the timeout drops them. */
+function idleWarning(timeoutAtMs, now) {
+  const warning = element("p", "idle");
+  warning.setAttribute("role", "status");
+  warning.dataset.timeoutAt = String(timeoutAtMs);
+  warning.append(
+    element("strong", "", "Idle too long"),
+    ": times out",
+    element("span", "idle-left", idleLeft(timeoutAtMs, now)),
+    " unless they move",
+  );
+  return warning;
 }
 
 function panelFor(seat) {
@@ -167,12 +205,14 @@ function panelFor(seat) {
   return panel;
 }
 
-function renderPanel(player, watch) {
+function renderPanel(player, watch, now) {
   const board = watch.room.phase === "lobby" || watch.room.phase === "countdown" ? null : watch.boardOf(player.seat);
   const panel = panelFor(player.seat);
   panel.dataset.outcome = player.outcome;
   panel.dataset.version = String(watch.boards.get(player.seat)?.version ?? 0);
-  panel.querySelector(".panel-head").replaceWith(panelHead(player, watch.room, board));
+  const idleAt = watch.room.phase === "racing" ? watch.idleTimeoutAt(player.seat) : null;
+  panel.dataset.idle = String(idleAt !== null && player.outcome === "playing");
+  panel.querySelector(".panel-head").replaceWith(panelHead(player, watch.room, board, idleAt, now));
   if (drawn.get(player.seat) !== board) {
     drawn.set(player.seat, board);
     const area = panel.querySelector(".board");
@@ -190,6 +230,9 @@ function renderTabs(room, watch) {
     const board = watch.boardOf(player.seat);
     const share = board === null ? "" : ` ${Math.round((100 * player.progress) / board.total)}%`;
     tab.append(element("span", "tab-name", player.name), element("span", "tab-share", share));
+    if (room.phase === "racing" && player.outcome === "playing" && watch.idleTimeoutAt(player.seat) !== null) {
+      tab.append(element("span", "tab-idle", "idle"));
+    }
     return tab;
   });
   byId("tabs").replaceChildren(...tabs);
@@ -261,12 +304,14 @@ export function renderPage(watch, now) {
   byId("banner").replaceChildren(bannerFor(room));
   const seats = new Set(room.players.map((player) => player.seat));
   for (const seat of drawn.keys()) if (!seats.has(seat)) drawn.delete(seat);
-  byId("boards").replaceChildren(...room.players.map((player) => renderPanel(player, watch)));
+  byId("boards").replaceChildren(...room.players.map((player) => renderPanel(player, watch, now)));
   renderTabs(room, watch);
   if (!seats.has(selected) && room.players.length > 0) selected = room.players[0].seat;
   selectSeat(selected);
   renderResults(watch);
   if (room.phase !== "finished") seedChecked = null;
-  byId("spectators").textContent = room.spectators === 1 ? "1 watching" : `${room.spectators} watching`;
+  if (document.body.dataset.link !== "stopped") {
+    byId("spectators").textContent = room.spectators === 1 ? "1 watching" : `${room.spectators} watching`;
+  }
   renderClock(watch, now);
 }

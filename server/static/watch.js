@@ -13,6 +13,9 @@ const SWIPE_PX = 60;
 /** Refusals of a join that say "not now", not "never": the page joins again later. */
 const ENTRY_LATER = new Set(["proto/rate-limited", "server/busy"]);
 const ENTRY_RETRY_MS = 1000;
+/** A racer's board that comes this much later than its move (beyond any spectator delay)
+ * tells the spectator the page is behind: their connection cannot keep up. */
+const BEHIND_MS = 3000;
 
 /** The room code this page is for, from its address; null on the code form. */
 export function codeFromPath(pathname) {
@@ -27,6 +30,9 @@ class Page {
     this.entryId = null;
     this.drawPending = false;
     this.entryTimer = null;
+    this.liveText = "live";
+    this.behindS = 0;
+    this.enteredAtMs = null;
     this.link = new Link(socketUrl(window.location), {
       onReady: () => this.enter(),
       onMessage: (message) => this.receive(message),
@@ -82,8 +88,11 @@ class Page {
       this.enterLater(message);
       return;
     }
+    const gone = this.watch.room === null
+      ? `There is no room ${this.watch.code} (it may have expired).`
+      : `Room ${this.watch.code} has closed; this is how it last stood.`;
     const stops = {
-      "room/not-found": `There is no room ${this.watch.code} (it may have expired).`,
+      "room/not-found": gone,
       "room/full": `Room ${this.watch.code} has no spectator places left.`,
     };
     this.link.stop(stops[message.code] ?? `The server refused: ${message.message} (${message.code})`);
@@ -97,6 +106,34 @@ class Page {
     renderStatus("connecting", `${reason}; joining again in ${Math.ceil(waitMs / 1000)} s`);
     clearTimeout(this.entryTimer);
     this.entryTimer = setTimeout(() => this.enter(), waitMs);
+  }
+
+  /** Connected and in the room: `text` says how, with how far behind the boards come. */
+  live(text) {
+    this.liveText = text;
+    this.behindS = 0;
+    this.enteredAtMs = this.link.serverNow();
+    renderStatus("live", text);
+  }
+
+  /** How late a racer's next board came: its move's age beyond the spectator delay.
+   * Only a move made since the page (re)joined, on the board right after the one shown,
+   * counts: a board sent to catch up, or again because more cards may be shown, is as
+   * old as its racer's last move. */
+  timeBoard(event) {
+    const known = this.watch.boards.get(event.seat);
+    const now = this.link.serverNow();
+    if (known === undefined || event.version !== known.version + 1 || now === null) return;
+    if (this.enteredAtMs === null || event.at_ms < this.enteredAtMs) return;
+    const lateMs = now - event.at_ms - this.watch.room.settings.spectator_delay_s * 1000;
+    this.showBehind(lateMs >= BEHIND_MS ? Math.round(lateMs / 1000) : 0);
+  }
+
+  showBehind(seconds) {
+    if (seconds === this.behindS) return;
+    this.behindS = seconds;
+    const behind = ` \u00b7 boards ${seconds} s behind: this connection is slow`;
+    renderStatus("live", seconds === 0 ? this.liveText : `${this.liveText}${behind}`);
   }
 
   draw() {
@@ -113,19 +150,25 @@ const HANDLERS = {
   joined(page, message) {
     page.token = message.token;
     page.watch.replace(message.room, message.seq, message.results ?? null);
-    renderStatus("live", "live");
+    page.live("live");
     return true;
   },
   snapshot(page, message) {
     page.watch.replace(message.room, message.seq, message.results ?? null);
-    renderStatus("live", "live");
+    page.live("live");
     return true;
   },
-  resumed() {
-    renderStatus("live", "live (resumed)");
+  resumed(page) {
+    page.live("live (resumed)");
     return false;
   },
-  event: (page, message) => page.watch.room !== null && page.watch.onEvent(message.seq, message.event),
+  event(page, message) {
+    if (page.watch.room === null) return false;
+    const event = message.event;
+    if (event.type === "board") page.timeBoard(event);
+    if (event.type === "race_over") page.showBehind(0);
+    return page.watch.onEvent(message.seq, event);
+  },
   error(page, message) {
     if (message.id !== null && message.id === page.entryId) page.entryRefused(message);
     else renderStatus("live", `server error: ${message.message} (${message.code})`);

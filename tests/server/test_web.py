@@ -82,6 +82,21 @@ async def test_every_file_the_page_loads_is_served_with_its_type(race_server: Ra
     } <= seen
 
 
+async def test_the_page_asks_for_every_module_at_once(race_server: RaceServer) -> None:
+    """On a slow link each level of imports would cost a round trip: the page lists
+    every module it imports, however deep, for the browser to fetch at once."""
+    _, _, page = await _get(race_server, "/watch/ABC234")
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="static/([^"]+)">', page.decode()))
+    imported: set[str] = set()
+    wanted = {"watch.js"}
+    while wanted - imported:
+        name = sorted(wanted - imported)[0]
+        imported.add(name)
+        _, _, body = await _get(race_server, f"/watch/static/{name}")
+        wanted |= _imports(body.decode())
+    assert preloaded == imported - {"watch.js"}
+
+
 async def test_a_known_version_is_not_sent_again(race_server: RaceServer) -> None:
     _, headers, _ = await _get(race_server, "/watch/static/watch.js")
     tag = headers["etag"]

@@ -11,6 +11,7 @@ SHA-256 fallback, board drawing) are tested in the page: see test_web_script.py.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,11 @@ import pytest
 
 import engine
 from protocol import HIDDEN_CARD, BoardView, RequestRematch, Settings
+from protocol.limits import IDLE_WARNING_S
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
+from tests.conftest import OpenStore
 from tests.server._browser import PHONE, Tab, artifact_dir, browser, open_tab
 from tests.server._client import Client
 from tests.server._players import (
@@ -461,3 +464,153 @@ async def test_a_page_refused_for_too_many_joins_joins_again_after_the_wait(
         await second.wait_for("() => document.body.dataset.phase === 'lobby'")
         assert await second.run(TEXT, "#link") == "live"
         assert first.errors == second.errors == []
+
+
+IDLE_S = 30
+IDLE = """(seat) => {
+  const panel = document.querySelector(`#boards [data-seat="${seat}"]`);
+  const warning = panel.querySelector(".idle");
+  const tab = document.querySelector(`#tabs [data-seat="${seat}"] .tab-idle`);
+  const at = warning && Number(warning.dataset.timeoutAt);
+  return [warning && warning.textContent, at, tab !== null];
+}"""
+"""A racer's idle warning: its text, the instant it names, and whether their tab says so."""
+NOT_WARNED = [None, None, False]
+WARNING = re.compile(r"Idle too long: times out in \d+:\d\d unless they move")
+
+
+async def test_an_idle_racer_is_shown_warned_until_they_move_or_time_out(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
+) -> None:
+    idle = SETTINGS.model_copy(update={"idle_limit_s": IDLE_S})
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], idle, watchers=1)
+    ada, bob = race.racers
+    tab = await open_tab(chromium, page_url(server, race.code))
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    began = (await start(race)).start_at_ms
+    await ada.resign()
+    race.advance_to(began + (IDLE_S - IDLE_WARNING_S) * 1000)
+    warned = await race.watchers[0].wait_event("idle_warning")
+    text, timeout_at, on_tab = await tab.wait_for(
+        f"([seat]) => ({IDLE})(seat)[0] && ({IDLE})(seat)", 1
+    )
+    assert WARNING.fullmatch(text), text
+    assert (timeout_at, on_tab) == (warned.timeout_at_ms, True)
+    assert await tab.run(f"([seat]) => ({IDLE})(seat)", 0) == NOT_WARNED, "Ada has resigned"
+    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-idle.png"), full_page=True)
+
+    await bob.play(greedy_line(VARIANT, SEED)[0])
+    await tab.wait_for(f"([seat]) => JSON.stringify(({IDLE})(seat)) === '[null,null,false]'", 1)
+    moved_at = server.clock.now_ms()
+    race.advance_to(moved_at + (IDLE_S - IDLE_WARNING_S) * 1000)
+    again = await race.watchers[0].wait_event("idle_warning", lambda e: e != warned)
+    await tab.wait_for(f"([seat, at]) => ({IDLE})(seat)[1] === at", 1, again.timeout_at_ms)
+
+    race.advance_to(again.timeout_at_ms + 1000)
+    await race_over(race)
+    # Timed out with most of the race's time left: not "out of time".
+    await tab.wait_for(f"() => ({BADGES})()[1] === 'timed out'")
+    assert await tab.run(f"([seat]) => ({IDLE})(seat)", 1) == NOT_WARNED
+    result = "() => document.querySelector('#ranking tr:nth-child(2)').cells[2].textContent"
+    assert await tab.run(result) == "timed out"
+    assert tab.errors == []
+
+
+SEEN_LINK = """() => {
+  window.linkTexts = [];
+  const link = document.getElementById("link");
+  new MutationObserver(() => window.linkTexts.push(link.textContent))
+    .observe(link, { childList: true, characterData: true, subtree: true });
+}"""
+"""Keep every text the link's status shows from now on, in `window.linkTexts`."""
+
+
+async def test_a_server_restart_is_told_and_the_page_resumes_on_the_new_server(
+    store: Store, open_store: OpenStore, clock: ManualClock, chromium: Any
+) -> None:
+    async with serve(store, clock) as first, opened_clients(Client.open, first) as connect:
+        race, tab = await racing_page(first, connect, chromium)
+        await race.racers[1].play("draw")
+        await tab.wait_for(f"() => ({VERSION})(1) === '1'")
+        port = first.port
+        await tab.run(SEEN_LINK)
+    await tab.wait_for("() => document.body.dataset.link === 'reconnecting'")
+    async with serve(await open_store(), clock, port=port):
+        await tab.wait_for("() => document.getElementById('link').textContent === 'live (resumed)'")
+        texts = await tab.run("() => window.linkTexts")
+        assert await tab.run(VERSION, 1) == "1", "the board seen before the restart stays"
+    waits = [text for text in texts if "reconnecting in" in text]
+    assert waits and all(text.startswith("the server is restarting;") for text in waits), texts
+    assert tab.errors == []
+
+
+async def test_the_lobby_tells_the_seats_left_and_the_races_terms(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
+) -> None:
+    terms = SETTINGS.model_copy(update={"max_players": 3, "idle_limit_s": 60})
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], terms, watchers=0)
+    tab = await open_tab(chromium, page_url(server, race.code), viewport=PHONE)
+    await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+    banner = await tab.run("() => document.getElementById('banner').innerText")
+    assert banner.splitlines() == [
+        "In the lobby \u2014 2 of 3 seats taken, 2 not ready yet",
+        "public deal 7 \u00b7 15:00 time limit \u00b7 idle limit 60 s once someone has finished",
+    ]
+    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-lobby.png"), full_page=True)
+    await ready_all(race)
+    await tab.wait_for("() => document.body.dataset.phase === 'countdown'")
+    assert "15:00 time limit" in await tab.run(TEXT, "#banner .terms")
+    assert tab.errors == []
+
+
+async def test_a_room_that_closes_under_the_page_keeps_its_results_on_show(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, store: Store
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    for racer in race.racers:
+        await racer.resign()
+    await race_over(race)
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
+    assert await tab.run(TEXT, "#spectators") == "1 watching"
+    await store.expire_room(race.code, 0)
+    page_session(server).conn.transport.abort()
+    await tab.wait_for("() => document.body.dataset.link === 'stopped'")
+    said = f"Room {race.code} has closed; this is how it last stood."
+    assert await tab.run(TEXT, "#link") == said
+    assert await tab.run("() => document.getElementById('pick').hidden"), "no code box over it"
+    assert await tab.run("() => document.querySelectorAll('#ranking tr').length") == 2
+    assert await tab.run(TEXT, "#spectators") == "", "nobody is counted any more"
+    assert tab.errors == []
+
+
+BEHIND = re.compile(r"live \u00b7 boards (9|10) s behind: this connection is slow")
+"""Nine seconds late, and less than one second more for the test to run."""
+
+
+async def test_a_page_whose_boards_come_late_says_it_is_behind(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race = await open_race(connect, VARIANT, ["Ada", "Bob"], SETTINGS, watchers=0)
+    await start(race)
+    page = await chromium.new_page()
+    await page.clock.install()  # the page's clock, to run it ahead of the server's
+    tab = Tab(page)
+    page.on("pageerror", lambda error: tab.errors.append(f"uncaught: {error}"))
+    await page.goto(page_url(server, race.code))
+    await tab.wait_for("() => document.querySelectorAll('#boards .panel .cards').length === 2")
+    race.advance_to(server.clock.now_ms() + 1000)  # moves made after the page joined
+    bob = race.racers[1]
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({VERSION})(1) === '1'")
+    assert await tab.run(TEXT, "#link") == "live"
+    # Ten seconds pass for the page while the server's clock stands: Bob's next board,
+    # stamped at the server's now, reaches the page nine seconds after his move.
+    await page.clock.fast_forward(10_000)
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({VERSION})(1) === '2'")
+    said = await tab.wait_for(f"() => ({TEXT})(['#link']) !== 'live' && ({TEXT})(['#link'])")
+    assert BEHIND.fullmatch(said), said
+    race.advance_to(server.clock.now_ms() + 10_000)
+    await bob.play("draw")
+    await tab.wait_for(f"() => ({TEXT})(['#link']) === 'live'")
+    assert tab.errors == []

@@ -130,7 +130,10 @@ async def test_a_board_is_drawn_card_by_card_with_hidden_cards_as_backs(tab: Tab
     assert drawn["labels"][:2] == ["queen of spades", "nine of hearts"]
     assert drawn["piles"] == ["pile column"] * 3
     assert drawn["emptyFoundations"] == 2
-    assert drawn["notes"] == "unlimited passes · 9/104 home · foundations start at 7"
+    assert drawn["notes"] == (
+        "unlimited passes · 9/104 home · foundations start at 7"
+        " · 4 cards hidden until every racer still racing has seen them"
+    )
 
 
 async def test_twenty_six_fans_are_drawn_as_rows_and_passes_as_redeals(tab: Tab) -> None:
@@ -144,6 +147,7 @@ async def test_twenty_six_fans_are_drawn_as_rows_and_passes_as_redeals(tab: Tab)
 async def test_little_forty_counts_its_turn_overs_left(tab: Tab) -> None:
     forty: dict[str, Any] = {"variant": "little-forty", "foundations": [None] * 8}
     forty |= {"reserve": None, "reserve_hidden": 0, "base_rank": 1, "stock": 64, "waste": []}
+    forty |= {"tableau": [["Kh", "Tc"], ["As"]]}
     # Three passes through the stock in all: the first, then two turn-overs of the waste.
     drawn = [await tab.run(DRAW, _board(**forty, passes_left=left)) for left in (2, 1)]
     assert [notes["notes"] for notes in drawn] == [
@@ -340,3 +344,32 @@ async def test_a_reply_in_a_finished_room_brings_the_races_results(tab: Tab) -> 
       return [stale, kept, watch.result];
     }"""
     assert await tab.run(script, room, results) == [None, 9900, None]
+
+
+async def test_an_idle_warning_stands_through_a_snapshot_until_its_racer_moves(tab: Tab) -> None:
+    settings = Settings(countdown_s=1, idle_limit_s=30).model_dump()
+    racer = {"seat": 1, "name": "Bob", "ready": True, "away": False, "outcome": "playing",
+             "progress": 0, "moves": 3, "finished_at_ms": None}  # fmt: skip
+    room = {
+        "code": "ABC234", "variant": "little-forty", "settings": settings, "phase": "racing",
+        "race_no": 1, "host": 1, "spectators": 1, "start_at_ms": 9000,
+        "seed_commit": hashlib.sha256(b"seed").hexdigest(), "seed": None, "players": [racer],
+    }  # fmt: skip
+    moved = {**room, "players": [{**racer, "moves": 4}]}
+    script = """async ([room, moved]) => {
+      const { Watch } = await import("./static/room.js");
+      const watch = new Watch(room.code);
+      watch.replace(room, 10);
+      watch.onEvent(11, { type: "idle_warning", seat: 1, timeout_at_ms: 70000 });
+      const warned = watch.idleTimeoutAt(1);
+      watch.replace(room, 12);
+      const kept = watch.idleTimeoutAt(1);
+      watch.replace(moved, 13);
+      return [warned, kept, watch.idleTimeoutAt(1)];
+    }"""
+    assert await tab.run(script, room, moved) == [70000, 70000, None]
+
+
+async def test_one_hidden_card_is_told_in_the_singular(tab: Tab) -> None:
+    drawn = await tab.run(DRAW, _board(tableau=[["Kh"]], foundations=[None] * 4, waste=["??"]))
+    assert drawn["notes"].endswith(" · 1 card hidden until every racer still racing has seen it")
