@@ -12,7 +12,7 @@ from contextlib import AsyncExitStack
 from server import memory, pool_cmd, solve_cmd
 from server.app import RaceServer
 from server.config import Config, parse_args
-from server.embedded import EmbeddedValkey
+from server.embedded import DataDirInUse, EmbeddedValkey
 from server.store import Store
 from server.workers import STOP_SIGNALS, run_workers, stop_with_parent
 
@@ -53,24 +53,32 @@ def _announce(config: Config, port: int, where: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    try:
+        sys.exit(_command(args))
+    except DataDirInUse as error:
+        print(f"solrace-server: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
+def _command(args: list[str]) -> int:
     if args[:1] == ["solve"]:
-        sys.exit(solve_cmd.main(args[1:]))
+        return solve_cmd.main(args[1:])
     if args[:1] in (["fill-pool"], ["pool"]):
-        sys.exit(pool_cmd.main(args[0], args[1:]))
+        return pool_cmd.main(args[0], args[1:])
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)
     config = parse_args(args)
     if config.workers > 1:
-        sys.exit(asyncio.run(run_workers(config, args)))
+        return asyncio.run(run_workers(config, args))
     try:
         import uvloop  # noqa: PLC0415 (optional: the fast loop where it is installed)
     except ImportError:
         asyncio.run(serve(config))
     else:
         uvloop.run(serve(config))
-    sys.exit(0)
+    return 0
 
 
 if __name__ == "__main__":

