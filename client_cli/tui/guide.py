@@ -6,14 +6,6 @@ from __future__ import annotations
 
 from engine import Rules, find_variant
 
-EXAMPLES = {
-    "little-forty": "t3 t7, w f, draw",
-    "little-milligan": "t3 t7, t3 f, deal",
-    "little-billie": "t3 f, t3 f5, redeal",
-    "double-canfield-40": "t3 t5, r f, draw",
-}
-"""Moves in the notation each game has: no waste, reserve or building where it has none."""
-
 
 def key_line(variant: str, practice: bool) -> str:
     """The race keys; in a practice room it names the hint key."""
@@ -28,8 +20,20 @@ def key_line(variant: str, practice: bool) -> str:
 
 def placeholder(variant: str) -> str:
     """The move line's words while it is empty."""
-    examples = EXAMPLES.get(variant, "t3 t7, draw")
-    return f"a move ({examples}) or Esc for keys"
+    return f"a move ({', '.join(examples(find_variant(variant)))}) or Esc for keys"
+
+
+def examples(rules: Rules) -> list[str]:
+    """Three moves in the game's notation: a build (or a card home where the game
+    has no building), the reserve's or the waste's top home, and the stock's word."""
+    first = f"t3 t{min(7, rules.piles)}" if rules.build is not None else "t3 f"
+    if rules.reserve > 0:
+        second = "r f"
+    elif rules.stock == "draw":
+        second = "w f"
+    else:
+        second = "t3 f" if rules.build is not None else "t3 f5"
+    return [first, second, _stock_word(rules)]
 
 
 def _pile_keys(piles: int) -> str:
