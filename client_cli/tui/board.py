@@ -37,18 +37,27 @@ class _Scene:
     rules: Rules
     glyphs: Glyphs
     held: Pick | None
+    keys: bool = True
+    """Whether each pile's label shows the key that picks it (not on a watched board)."""
 
 
 def board_lines(
-    board: BoardView, glyphs: Glyphs, width: int, height: int, held: Pick | None = None
+    board: BoardView,
+    glyphs: Glyphs,
+    width: int,
+    height: int,
+    held: Pick | None = None,
+    *,
+    keys: bool = True,
 ) -> list[Text]:
-    """The board in at most ``height`` lines of at most ``width`` cells."""
+    """The board in at most ``height`` lines of at most ``width`` cells; ``keys``: with
+    the key that picks each pile (a spectator's boards have none)."""
     rules = find_variant(board.variant)
     top = [_headline(board, rules)]
     top += _foundation_rows(board, rules, glyphs, width)
     top.append(Text(_start_note(rules, board.base_rank), style="dim"))
     top += _stock_rows(board, rules, glyphs, held, width)
-    scene = _Scene(board, rules, glyphs, held)
+    scene = _Scene(board, rules, glyphs, held, keys)
     piles = _tableau_rows(scene, width, max(1, height - len(top)))
     spacer = [Text("")] if len(top) + len(piles) < height else []
     return [line[:width] if len(line) > width else line for line in top + spacer + piles]
@@ -201,14 +210,14 @@ def _pile_rows(scene: _Scene, index: int, label_width: int, width: int, lines: i
         shown.insert(0, Text(f"+{hidden}".ljust(2), style="dim"))
     rows: list[Text] = []
     for start in range(0, len(shown), per_line):
-        head = _pile_label(index, label_width) if not rows else Text(" " * label_width)
+        head = _pile_label(scene, index, label_width) if not rows else Text(" " * label_width)
         rows.append(head + Text(" ").join(shown[start : start + per_line]))
     return rows
 
 
-def _pile_label(index: int, width: int) -> Text:
+def _pile_label(scene: _Scene, index: int, width: int) -> Text:
     label = Text.assemble((f"t{index + 1}".ljust(width - 3), LABEL))
-    key = PILE_KEYS[index] if index < len(PILE_KEYS) else " "
+    key = PILE_KEYS[index] if scene.keys and index < len(PILE_KEYS) else " "
     label.append(f" {key} ", style="dim")
     return label
 

@@ -176,7 +176,7 @@ class WatchScreen(View):
             version, board = tracker.boards[seat]
             head = Text(f"{player_name(tracker.room, seat)} (#{seat + 1}), move {version}")
             head.stylize("bold reverse")
-            columns.append([head, *board_lines(board, glyphs, column, height - 1)])
+            columns.append([head, *board_lines(board, glyphs, column, height - 1, keys=False)])
         return _side_by_side(columns, column, height)
 
     def on_key(self, event: Key) -> None:

@@ -12,12 +12,13 @@ def deal_one(variant: str, *moves: str) -> BoardView:
     return BoardView.from_engine(engine.view(engine.replay(variant, b"deal:1", moves)))
 
 
-def pile_rows(board: BoardView) -> list[str]:
-    """Each tableau pile as the board shows it: name, key, cards."""
+def pile_rows(board: BoardView, keys: bool = True) -> list[str]:
+    """Each tableau pile as the board shows it: name, key (a blank on a watched
+    board, ``keys`` false), cards."""
     width = len(f"t{len(board.tableau)}")
     return [
         f"t{i + 1}".ljust(width)
-        + f" {PILE_KEYS[i]} "
+        + f" {PILE_KEYS[i] if keys else ' '} "
         + " ".join(UNICODE.card(c).plain for c in pile)
         for i, pile in enumerate(board.tableau)
     ]

@@ -219,8 +219,11 @@ async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
             text = await wait_for_text(pilot, "Bob (#2), move 1")
             assert "Ada (#1), move 0" in text
             dealt = masked_beyond(deal_one("little-milligan", "deal"), deal_one("little-milligan"))
-            for row in pile_rows(deal_one("little-milligan")) + pile_rows(dealt):
+            watched = pile_rows(deal_one("little-milligan"), keys=False)
+            for row in watched + pile_rows(dealt, keys=False):
                 assert row in text  # Ada has not seen the cards Bob dealt: they are card backs
+            for row in pile_rows(dealt):
+                assert row not in text  # no pile keys: a spectator picks up no pile
             assert "watching" in text and "Bob" in text
             await pilot.resize_terminal(80, 24)
             text = await wait_for_text(pilot, "Ada (#1), move 0")
