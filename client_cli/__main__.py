@@ -13,8 +13,10 @@ from client_cli import statefile
 from client_cli._keyboard import typed_lines
 from client_cli._resume import pick_record
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
-from client_cli.bot import BotPlan, BotTeam, run_bot
+from client_cli.bot import BotPlan, run_bot
 from client_cli.session import Entry, Session
+from client_cli.team import BotTeam
+from client_cli.tracker import Tracker
 from client_cli.tui import RaceApp, pick_glyphs
 from protocol import CreateRoom, JoinRoom, Role
 
@@ -32,7 +34,7 @@ async def run(options: Options, records: Path) -> int:
     server = options.server or DEFAULT_SERVER
     if options.action == "bot":
         entry = entry_request(options)
-        return await run_bot(server, entry, bot_plan(options), show, on_code=_show_code(options))
+        return await run_bot(server, entry, bot_plan(options), show, _show_code(options))
     saved = None
     if options.action == "resume":
         saved = pick_record(records, options.code, options.server, show, _asker())
@@ -49,8 +51,12 @@ async def run_plain(
 ) -> int:
     """Line mode: typed lines in (edited at a terminal), news and boards printed."""
     session = Session(server, show, records)
-    entry = entry_request(options) if saved is None else session.resume_from(saved)
-    async with BotTeam(session, options.bots, options.bot_speed, show) as bots:
+    entry = entry_request(options)
+    team = BotTeam(session, options.bots, options.bot_speed, show)
+    if saved is not None:
+        entry = session.resume_from(saved)
+        team.bring_back(saved)
+    async with team as bots:
         with typed_lines(session.completions) as lines:
             return await session.run(entry, bots.hold(lines))
 
@@ -69,7 +75,7 @@ async def run_screen(
         bot_speed=options.bot_speed,
     )
     if saved is not None:
-        app.entry = app.session.resume_from(saved)
+        app.resume(saved)
     status = await app.run_async()
     for note in app.notes[-3:]:
         show(note)
@@ -81,9 +87,9 @@ def bot_plan(options: Options) -> BotPlan:
     return BotPlan(options.name, options.strategy, options.bot_speed, seats)
 
 
-def _show_code(options: Options) -> Callable[[str], None] | None:
+def _show_code(options: Options) -> Callable[[Tracker], None] | None:
     """``bot --create`` prints the room's code first, for scripts to read."""
-    return (lambda code: show(f"code: {code}")) if options.variant else None
+    return (lambda tracker: show(f"code: {tracker.code}")) if options.variant else None
 
 
 def _asker() -> Callable[[str], str] | None:

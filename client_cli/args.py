@@ -42,8 +42,8 @@ examples:
 
 Once in a room, press ? for the keys and the move notation (t3 t7, w f, draw);
 with --plain (line mode), type help for the commands.
-Resume tokens are kept, one per room and seat, in $XDG_STATE_HOME/solrace/rooms
-(or ~/.local/state/solrace/rooms) while a race is on."""
+Resume tokens (yours, and your bots') are kept, one record per room and seat, in
+$XDG_STATE_HOME/solrace/rooms (or ~/.local/state/solrace/rooms) while a race is on."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,9 @@ again at each rematch (the bots seated for a host do).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from client_cli.render import render_ranking
 from client_cli.session import Entry, Session, Write
@@ -31,12 +29,11 @@ from client_cli.strategy import DEFAULT_STRATEGY, BotStrategy, Tried, board_stra
 from client_cli.tracker import Tracker
 from client_cli.verify import check_race
 from engine import Move, find_variant
-from protocol import BoardView, Error, ErrorCode, Hint, JoinRoom, RoomSnapshot, ServerMessage
+from protocol import BoardView, Error, ErrorCode, Hint, RoomSnapshot, ServerMessage
 
 DEFAULT_SPEED = 2.0
 """Moves a second."""
 
-_T = TypeVar("_T")
 SLOWED_DOWN_PAUSE_S = 1.0
 """The wait before sending again what the server refused as too many requests."""
 
@@ -169,20 +166,21 @@ async def run_bot(
     entry: Entry,
     plan: BotPlan,
     write: Write,
-    on_code: Callable[[str], None] | None = None,
+    on_entry: Callable[[Tracker], None] | None = None,
 ) -> int:
-    """Play one race as a bot, then write its results; the exit status.
+    """Play one race as a bot (or every race, for a plan with rematches), then write
+    its results; the exit status.
 
-    ``on_code`` hears the room code once the bot is in. When the bot fails,
-    the last lines its session printed are written instead.
+    ``on_entry`` hears the bot's tracker once it is in its room. When the bot
+    fails, the last lines its session printed are written instead.
     """
     said: list[str] = []
     session = Session(server, said.append)
-    code_task = asyncio.create_task(_tell_code(session, on_code))
+    entry_task = asyncio.create_task(_tell_entry(session, on_entry))
     try:
         status = await session.run(entry, Bot(session, plan).lines())
     finally:
-        code_task.cancel()
+        entry_task.cancel()
     results = session.tracker.results
     if status != 0 or results is None or session.tracker.room is None:
         for line in said[-3:]:
@@ -195,96 +193,9 @@ async def run_bot(
     return 0
 
 
-async def _tell_code(session: Session, on_code: Callable[[str], None] | None) -> None:
+async def _tell_entry(session: Session, on_entry: Callable[[Tracker], None] | None) -> None:
     while session.tracker.code is None:
         session.news.clear()
         await session.news.wait()
-    if on_code is not None:
-        on_code(session.tracker.code)
-
-
-class BotTeam:
-    """Bots seated in a room the host creates, racing again at each rematch.
-
-    Lines the host types are held back (`hold`) until every bot has its seat
-    (or has failed to take it), so the host cannot start the race alone by
-    saying ready first. Used as an async context manager: the bots stop when
-    the host's session ends.
-    """
-
-    def __init__(
-        self,
-        host: Session,
-        count: int,
-        speed: float,
-        write: Write,
-        ready_hint: str = "Type ready when you are.",
-    ) -> None:
-        self.host, self.count, self.speed, self.write = host, count, speed, write
-        self.ready_hint = ready_hint
-        self.seated = asyncio.Event()
-        self.failed = 0
-        self.task: asyncio.Task[None] | None = None
-
-    async def __aenter__(self) -> BotTeam:
-        if self.count:
-            self.task = asyncio.create_task(self.run())
-        else:
-            self.seated.set()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-    async def hold(self, lines: AsyncIterator[str]) -> AsyncIterator[str]:
-        """``lines``, from the moment every bot is seated."""
-        await self.seated.wait()
-        async for line in lines:
-            yield line
-
-    async def run(self) -> None:
-        """Seat the bots once the room has a code, then let them race."""
-        code = await self._wait(lambda tracker: tracker.code)
-        bots = [
-            self._seat(
-                code, BotPlan(f"Bot {n}", DEFAULT_STRATEGY, self.speed, seed=n, rematches=True)
-            )
-            for n in range(1, self.count + 1)
-        ]
-        watcher = asyncio.create_task(self._watch_seats())
-        try:
-            await asyncio.gather(*bots)
-        finally:
-            watcher.cancel()
-
-    async def _watch_seats(self) -> None:
-        def all_in(tracker: Tracker) -> bool | None:
-            room = tracker.room
-            return (room is not None and len(room.players) + self.failed > self.count) or None
-
-        await self._wait(all_in)
-        self.seated.set()
-        if not self.failed:
-            self.write(f"All {self.count} bots are seated. {self.ready_hint}")
-
-    async def _wait(self, found: Callable[[Tracker], _T | None]) -> _T:
-        while (value := found(self.host.tracker)) is None:
-            self.host.news.clear()
-            await self.host.news.wait()
-        return value
-
-    async def _seat(self, code: str, plan: BotPlan) -> None:
-        said: list[str] = []
-        status = await run_bot(self.host.server, _joining(code, plan.name), plan, said.append)
-        if status != 0 and not self.seated.is_set():
-            self.failed += 1
-            self.host.news.set()
-        if status != 0:
-            self.write(f"{plan.name} stopped: " + " ".join(said[-1:]))
-
-
-def _joining(code: str, name: str) -> Entry:
-    return lambda request_id: JoinRoom(id=request_id, code=code, name=name)
+    if on_entry is not None:
+        on_entry(session.tracker)

@@ -91,6 +91,10 @@ class Session:
         """The connection is down and being reopened."""
         return self.outage.active
 
+    def now_ms(self) -> int:
+        """The server clock as this client estimates it; 0 before the first connection."""
+        return 0 if self.conn is None else self.conn.server_now_ms()
+
     def resume_from(self, saved: SavedSession) -> Entry:
         """Enter by resuming a saved seat (its record is removed if the token is refused)."""
         self.tracker.code, self.tracker.seat = saved.code, saved.seat
@@ -250,7 +254,7 @@ class Session:
         if self.SUMMARISES_PROGRESS:
             lines += self.digest.due(self.tracker.progress_news)
         self.show(message, request, lines)
-        self.records.update(self.tracker)
+        self.records.update(self.tracker, self.now_ms())
         if future is not None and not future.done():
             future.set_result(message)
         self._watch_countdown()
@@ -325,8 +329,9 @@ class Session:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        if self.records.close(self.tracker):
+        if self.records.close(self.tracker, self.now_ms()):
             code = self.tracker.code
-            self.write(f"Your seat is kept until the race is over: solrace resume {code}")
+            kept = "seat and your bots' are" if self.records.bots().tokens else "seat is"
+            self.write(f"Your {kept} kept until the race is over: solrace resume {code}")
         if self.conn is not None:
             await self.conn.close()

@@ -5,6 +5,10 @@ clients on one machine never overwrite each other's seat. A record holds the
 room's resume token, the only key to the seat, so it is readable by its
 owner alone and replaced atomically so a crash never leaves half a file. A
 record is removed when its race ends or its seat is left.
+
+A host's bots run inside the host's client, so their tokens are kept in the
+host's record, to bring them back with it. Every field after ``seat`` has a
+default, so a record written by an older client still reads.
 """
 
 from __future__ import annotations
@@ -27,10 +31,19 @@ class SavedSession:
     seat: int | None
     """``None`` for a spectator."""
     last_seq: int = 0
-
-    def describe(self) -> str:
-        place = "watching" if self.seat is None else f"seat {self.seat + 1}"
-        return f"room {self.code}, {place}, on {self.server}"
+    variant: str = ""
+    """The game's key; ``""`` when unknown."""
+    name: str = ""
+    """The player's name in the room; ``""`` when unknown."""
+    practice: bool = False
+    bots: tuple[str, ...] = ()
+    """The resume tokens of the bots this client seated, Bot 1 first."""
+    bot_speed: float = 1.0
+    """The bots' moves a second."""
+    saved_at: float = 0.0
+    """When the record was written (seconds since the epoch, this machine's clock)."""
+    ends_at: float | None = None
+    """When the race's time runs out, by this machine's clock; ``None``: unknown."""
 
 
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -47,7 +60,9 @@ def record_path(directory: Path, server: str, code: str, seat: int | None) -> Pa
 
 
 def load(path: Path) -> SavedSession | None:
-    """The record in ``path``, or ``None`` when there is none or it cannot be read."""
+    """The record in ``path``, or ``None`` when there is none or it cannot be read.
+
+    A record without its time of saving (from an older client) takes its file's."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return SavedSession(
@@ -56,6 +71,13 @@ def load(path: Path) -> SavedSession | None:
             token=str(data["token"]),
             seat=None if data["seat"] is None else int(data["seat"]),
             last_seq=int(data.get("last_seq", 0)),
+            variant=str(data.get("variant", "")),
+            name=str(data.get("name", "")),
+            practice=data.get("practice") is True,
+            bots=tuple(str(token) for token in data.get("bots", ())),
+            bot_speed=float(data.get("bot_speed", 1.0)),
+            saved_at=float(data.get("saved_at") or path.stat().st_mtime),
+            ends_at=None if data.get("ends_at") is None else float(data["ends_at"]),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -63,12 +85,16 @@ def load(path: Path) -> SavedSession | None:
 
 def load_all(directory: Path) -> list[SavedSession]:
     """Every readable record, by room code, seat, then server."""
+    found = [saved for path in paths(directory) if (saved := load(path)) is not None]
+    return sorted(found, key=_order)
+
+
+def paths(directory: Path) -> list[Path]:
+    """The record files in ``directory``, readable or not."""
     try:
-        paths = sorted(directory.glob("*" + SUFFIX))
+        return sorted(directory.glob("*" + SUFFIX))
     except OSError:
         return []
-    found = [saved for path in paths if (saved := load(path)) is not None]
-    return sorted(found, key=_order)
 
 
 def _order(saved: SavedSession) -> tuple[str, int, str]:

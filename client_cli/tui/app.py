@@ -19,9 +19,11 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from client_cli.bot import DEFAULT_SPEED, BotTeam
+from client_cli.bot import DEFAULT_SPEED
 from client_cli.describe import describe_error, rematch_news
 from client_cli.session import Entry
+from client_cli.statefile import SavedSession
+from client_cli.team import BotTeam
 from client_cli.tui import _actions, _dead_end, hints
 from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.keys import Pick
@@ -141,9 +143,16 @@ class RaceApp(App[int]):
         self.run_worker(self._work(), name="jobs")
         self.set_interval(TICK_S, self.tick)
 
+    def resume(self, saved: SavedSession) -> None:
+        """Enter by resuming a saved seat, with the bots saved with it."""
+        self.entry = self.session.resume_from(saved)
+        self.team.bring_back(saved)
+
     async def _play(self) -> None:
         if self.team.count:
-            self.note(f"Seating {self.team.count} bots...")
+            doing = "Bringing back" if self.team.returning else "Seating"
+            bots = "your bot" if self.team.count == 1 else f"{self.team.count} bots"
+            self.note(f"{doing} {bots}...")
         async with self.team:
             status = await self.session.run(self.entry, self._until_leaving())
         self.exit(status, return_code=status)

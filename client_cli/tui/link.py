@@ -28,7 +28,3 @@ class ScreenSession(Session):
         """The tracker has taken the message in; the app redraws from it and keeps
         the first line of room news."""
         self.changed(message, request, lines)
-
-    def now_ms(self) -> int:
-        """The server clock as this client estimates it; 0 before the first connection."""
-        return 0 if self.conn is None else self.conn.server_now_ms()

@@ -45,8 +45,9 @@ async def test_an_expert_alone_in_a_practice_room_plays_the_solvers_line_to_a_wi
 
     starters: list[asyncio.Task[None]] = []
 
-    def start(code: str) -> None:
-        starters.append(asyncio.create_task(_start_at_once(server_url, code, clock)))
+    def start(tracker: Tracker) -> None:
+        assert tracker.code is not None
+        starters.append(asyncio.create_task(_start_at_once(server_url, tracker.code, clock)))
 
     async with asyncio.timeout(60):
         assert await run_bot(server_url, create, plan, said.append, start) == 0

@@ -238,7 +238,7 @@ async def test_two_players_on_one_machine_each_keep_their_own_seat(
         (0, ada.session.tracker.token),
         (1, bob.session.tracker.token),
     ]
-    picked = pick_record(tmp_path, _code(ada), None, print, lambda _: "2")
+    picked = pick_record(tmp_path, _code(ada), None, print, lambda _: "1")  # the latest
     assert picked == saved[1]
     again = Terminal(server_url, tmp_path)
     terminals.append(again)

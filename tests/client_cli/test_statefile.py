@@ -1,7 +1,9 @@
-"""Resume records: one per (server, room, seat), readable by their owner alone."""
+"""Resume records: one per (server, room, seat), readable by their owner alone; a
+host's record holds its bots' tokens too."""
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -25,11 +27,24 @@ def test_the_directory_follows_xdg_state_home(tmp_path: Path) -> None:
 def test_each_server_room_and_seat_has_its_own_record(tmp_path: Path) -> None:
     records = tmp_path / "deep"
     seats = [
-        SavedSession("ws://h:1", "K7PQ2M", "a" * 24, 0, last_seq=9),
-        SavedSession("ws://h:1", "K7PQ2M", "b" * 24, 1),
-        SavedSession("ws://h:1", "K7PQ2M", "c" * 24, None),
-        SavedSession("ws://other:2", "K7PQ2M", "d" * 24, 0),
-        SavedSession("ws://h:1", "ABC234", "e" * 24, 2),
+        SavedSession(
+            "ws://h:1",
+            "K7PQ2M",
+            "a" * 24,
+            0,
+            last_seq=9,
+            variant="little-forty",
+            name="Ada",
+            practice=True,
+            bots=("f" * 24, "g" * 24),
+            bot_speed=2.5,
+            saved_at=1_800_000_000.5,
+            ends_at=1_800_000_600.25,
+        ),
+        SavedSession("ws://h:1", "K7PQ2M", "b" * 24, 1, saved_at=1.0),
+        SavedSession("ws://h:1", "K7PQ2M", "c" * 24, None, saved_at=1.0),
+        SavedSession("ws://other:2", "K7PQ2M", "d" * 24, 0, saved_at=1.0),
+        SavedSession("ws://h:1", "ABC234", "e" * 24, 2, saved_at=1.0),
     ]
     for saved in seats:
         save(records, saved)
@@ -43,8 +58,19 @@ def test_each_server_room_and_seat_has_its_own_record(tmp_path: Path) -> None:
     assert seats[0] not in load_all(records) and len(load_all(records)) == 4
 
 
+def test_a_record_of_an_older_client_reads_with_no_bots_saved_when_its_file_was(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "K7PQ2M-seat1-0123456789ab.json"
+    path.write_text(
+        '{"server": "ws://h:1", "code": "K7PQ2M", "token": "tttttttttttttttt", "seat": 0}'
+    )
+    os.utime(path, (1234.0, 1234.0))
+    assert load(path) == SavedSession("ws://h:1", "K7PQ2M", "t" * 16, 0, saved_at=1234.0)
+
+
 def test_an_unreadable_record_is_skipped(tmp_path: Path) -> None:
-    good = SavedSession("ws://h:1", "K7PQ2M", "a" * 24, 0)
+    good = SavedSession("ws://h:1", "K7PQ2M", "a" * 24, 0, saved_at=1.0)
     save(tmp_path, good)
     for number, text in enumerate(
         ("{", "[]", '{"server": "x"}', '{"server": "x", "code": "y", "token": "z", "seat": "one"}')
