@@ -74,18 +74,20 @@ async def hello_again(session: Session, message: Any) -> NoReturn:
 async def create_room(session: Session, message: CreateRoom) -> Joined:
     _require_outside(session)
     store, config = session.services.store, session.services.config
+    token = secrets.token_urlsafe(18)
+    holder = {"process": store.process, "token": token_hash(token)}
     async with deals.fresh_secret(session.services, message.variant, message.settings) as secret:
         for _ in range(16):
             code = new_code()
             created = rooms.create(
-                code, message.variant, message.settings, message.name, secret, process=store.process
+                code, message.variant, message.settings, message.name, secret, **holder
             )
             if await store.create_room(code, rooms.to_bytes(created.room)):
                 break
         else:
             raise RoomError(ErrorCode.SERVER_BUSY, "could not find a free room code; try again")
     await store.expire_room(code, config.idle_room_ttl_s)
-    return await _enter(session, message.id, created.room, 0, 0, token=secrets.token_urlsafe(18))
+    return await _enter(session, message.id, created.room, 0, 0, token=token)
 
 
 async def join_room(session: Session, message: JoinRoom) -> Joined:
@@ -98,7 +100,9 @@ async def join_room(session: Session, message: JoinRoom) -> Joined:
         nonlocal seat
         if message.role == "spectator":
             return presence.watch(room, token_hash(token), session.services.store.process)
-        seat, result = rooms.join(room, message.name, session.services.store.process)
+        seat, result = rooms.join(
+            room, message.name, session.services.store.process, token_hash(token)
+        )
         return result
 
     saved = await room_update.update(session.services.store, message.code, change)
@@ -119,9 +123,12 @@ async def _resume(session: Session, message: Resume) -> Resumed | Snapshot:
     code, seat = binding
     room, _, seq = await room_update.load(services.store, code)
     if seat is not None:
-        if seat not in {player.seat for player in room.players}:
-            raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
-        back = functools.partial(rooms.come_back, seat=seat, process=services.store.process)
+        back = functools.partial(
+            rooms.come_back,
+            seat=seat,
+            process=services.store.process,
+            token=token_hash(message.token),
+        )
         saved = await room_update.update(services.store, code, back)
         room, seq = saved.room, saved.seq
     else:

@@ -232,7 +232,9 @@ def rematch(room: Room, seat: int, secret: bytes) -> Transition:
     require_host(room, seat)
     require_phase(room, "finished")
     gone = [player.seat for player in room.players if player.away]
-    players = tuple(Player(p.seat, p.name, process=p.process) for p in room.players if not p.away)
+    players = tuple(
+        Player(p.seat, p.name, process=p.process, token=p.token) for p in room.players if not p.away
+    )
     room = replace(
         room,
         secret=secret,

@@ -75,6 +75,8 @@ class Player:
     """The timeout the player's last idle warning announced (see `server.race`)."""
     process: str = ""
     """The server process holding the player's socket ('' while away; `server.presence`)."""
+    token: str = ""
+    """The hash of the token that holds the seat: only it can resume the seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,17 +138,25 @@ class Transition(NamedTuple):
 
 
 def create(
-    code: str, variant: str, settings: Settings, name: str, secret: bytes, *, process: str
+    code: str,
+    variant: str,
+    settings: Settings,
+    name: str,
+    secret: bytes,
+    *,
+    process: str,
+    token: str,
 ) -> Transition:
-    """A new room in the lobby with its creator, on `process`, in seat 0 as host."""
-    creator = Player(0, name, process=process)
+    """A new room in the lobby with its creator (holding `token`, on `process`) in
+    seat 0 as host."""
+    creator = Player(0, name, process=process, token=token)
     room = Room(code, variant, settings, secret, host=0, players=(creator,))
     return Transition(room, (events.PlayerJoined(seat=0, name=name),))
 
 
-def join(room: Room, name: str, process: str) -> tuple[int, Transition]:
-    """Seat a player on `process`: lobby only, lowest free seat (spectators:
-    `server.presence`)."""
+def join(room: Room, name: str, process: str, token: str) -> tuple[int, Transition]:
+    """Seat a player holding `token` on `process`: lobby only, lowest free seat
+    (spectators: `server.presence`)."""
     require_phase(room, "lobby")
     if any(player.name.casefold() == name.casefold() for player in room.players):
         raise RoomError(ErrorCode.ROOM_NAME_TAKEN, f"a player in this room is already named {name}")
@@ -154,7 +164,7 @@ def join(room: Room, name: str, process: str) -> tuple[int, Transition]:
     free = [seat for seat in range(room.settings.max_players) if seat not in taken]
     if not free:
         raise RoomError(ErrorCode.ROOM_FULL, "every seat is taken")
-    seated = Player(free[0], name, process=process)
+    seated = Player(free[0], name, process=process, token=token)
     players = tuple(sorted((*room.players, seated), key=lambda p: p.seat))
     room, host_events = _hand_over(replace(room, players=players))
     return free[0], Transition(room, (events.PlayerJoined(seat=free[0], name=name), *host_events))
@@ -175,10 +185,14 @@ def leave(room: Room, seat: int, now_ms: int) -> Transition:
     return Transition(room, (events.PlayerLeft(seat=seat, away=away), *host_events, *countdown))
 
 
-def come_back(room: Room, seat: int, process: str) -> Transition:
-    """A player resumed on `process`; back from away, they take the host role if
-    nobody holds it."""
-    player = room.player(seat)
+def come_back(room: Room, seat: int, process: str, token: str) -> Transition:
+    """A player resumed with `token` on `process`; back from away, they take the host
+    role if nobody holds it. `token` must be the one that holds the seat: a token of
+    a seat since given up (the rematch after leaving, a lobby seat left) is refused,
+    whoever sits there now."""
+    player = next((player for player in room.players if player.seat == seat), None)
+    if player is None or player.token not in {"", token}:
+        raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
     back = put_player(room, replace(player, away=False, process=process))
     if not player.away:
         return Transition(back)

@@ -64,7 +64,7 @@ async def _noop(code: str) -> None:
 async def test_events_after_a_gap_wait_for_the_members_resync(open_store: OpenStore) -> None:
     store = await open_store(stream_maxlen=5)
     lobby = rooms.to_bytes(
-        rooms.create(CODE, "little-forty", Settings(), "Ada", b"", process="p1").room
+        rooms.create(CODE, "little-forty", Settings(), "Ada", b"", process="p1", token="t-Ada").room
     )
     await store.create_room(CODE, lobby)
     await store.save_room(CODE, 0, lobby, [_progress(1)] * 300)

@@ -18,7 +18,9 @@ T0 = 1_000_000
 
 
 def _room() -> r.Room:
-    return r.create("ABC234", "little-forty", p.Settings(), "Ann", SECRET, process="p1").room
+    return r.create(
+        "ABC234", "little-forty", p.Settings(), "Ann", SECRET, process="p1", token="t-Ann"
+    ).room
 
 
 def test_a_spectator_is_counted_in_any_phase_and_leaves() -> None:
@@ -56,8 +58,8 @@ def test_the_spectators_of_processes_gone_are_dropped_together() -> None:
 
 def test_the_lobby_seats_of_a_process_gone_are_freed_and_the_host_role_moves_on() -> None:
     room = _room()
-    room = r.join(room, "Bob", "p2")[1].room
-    room = r.join(room, "Cy", "p1")[1].room
+    room = r.join(room, "Bob", "p2", "t-Bob")[1].room
+    room = r.join(room, "Cy", "p1", "t-Cy")[1].room
     assert presence.holders(room) == {"p1", "p2"}
     room, events = presence.drop_processes(room, {"p1"}, T0)
     assert [player.name for player in room.players] == ["Bob"] and room.host == 1
@@ -69,7 +71,7 @@ def test_the_lobby_seats_of_a_process_gone_are_freed_and_the_host_role_moves_on(
 
 
 def test_the_racers_of_a_process_gone_are_marked_away_and_may_come_back() -> None:
-    room = r.join(_room(), "Bob", "p2")[1].room
+    room = r.join(_room(), "Bob", "p2", "t-Bob")[1].room
     for seat in (0, 1):
         room = r.set_ready(room, seat, True, T0).room
     room = race.start(room, room.start_at_ms or 0).room
@@ -77,7 +79,7 @@ def test_the_racers_of_a_process_gone_are_marked_away_and_may_come_back() -> Non
     assert room.players[0].away and room.host == 1
     assert events == (p.PlayerLeft(seat=0, away=True), p.HostChanged(seat=1))
     assert presence.holders(room) == {"p2"}
-    back, events = r.come_back(room, 0, "p3")
+    back, events = r.come_back(room, 0, "p3", "t-Ann")
     assert events == (p.PlayerBack(seat=0),) and presence.holders(back) == {"p2", "p3"}
 
 
@@ -99,11 +101,11 @@ def test_the_count_survives_storage() -> None:
 
 
 def test_an_old_socket_closing_late_does_not_mark_away_a_player_back_elsewhere() -> None:
-    room = r.join(_room(), "Bob", "p1")[1].room
+    room = r.join(_room(), "Bob", "p1", "t-Bob")[1].room
     for seat in (0, 1):
         room = r.set_ready(room, seat, True, T0).room
     room = race.start(room, room.start_at_ms or 0).room
-    moved = r.come_back(room, 1, "p2").room
+    moved = r.come_back(room, 1, "p2", "t-Bob").room
     assert presence.leave(moved, 1, "p1", T0) == r.Transition(moved)
     room, events = presence.leave(moved, 1, "p2", T0)
     assert room.players[1].away and events == (p.PlayerLeft(seat=1, away=True),)

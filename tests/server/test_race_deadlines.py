@@ -23,16 +23,18 @@ IDLE = p.Settings(countdown_s=2, time_limit_s=600, idle_limit_s=LIMIT_MS // 1000
 
 def _racing(settings: p.Settings = IDLE) -> r.Room:
     """Ann, Bob and Cy racing since `START`."""
-    room = r.create("ABC234", "little-forty", settings, "Ann", SECRET, process="p1").room
+    room = r.create(
+        "ABC234", "little-forty", settings, "Ann", SECRET, process="p1", token="t-Ann"
+    ).room
     for name in ("Bob", "Cy"):
-        _, (room, _) = r.join(room, name, "p1")
+        _, (room, _) = r.join(room, name, "p1", f"t-{name}")
     for player in room.players:
         room = r.set_ready(room, player.seat, True, T0).room
     return race.start(room, START).room
 
 
 def test_deadlines_run_from_the_countdown_to_the_time_limit() -> None:
-    room = r.create("ABC234", "little-forty", IDLE, "Ann", SECRET, process="p1").room
+    room = r.create("ABC234", "little-forty", IDLE, "Ann", SECRET, process="p1", token="t-Ann").room
     assert race.deadline(room) is None
     counting = r.set_ready(room, 0, True, T0).room
     assert race.deadline(counting) == START

@@ -15,6 +15,8 @@ from protocol import (
     MakeMove,
     MoveOk,
     Ping,
+    RequestRematch,
+    Resign,
     Resume,
     Settings,
     Sync,
@@ -194,3 +196,24 @@ async def test_a_spectator_who_comes_back_is_counted_again(connect: Connect) -> 
     }
     assert await back.closed() == CloseCode.REPLACED
     assert (await ann.call(Sync)).room.spectators == 1
+
+
+async def test_a_token_whose_seat_went_to_a_newcomer_is_refused(connect: Connect) -> None:
+    """Bob left mid-race; the rematch freed his seat and Cy took it. Bob's old token
+    gets Bob nothing, and Cy keeps the seat."""
+    ann, bob, cy = await connect(), await connect(), await connect()
+    seated = await start_race([ann, bob], VARIANT, SETTINGS)
+    assert (await bob.call(Resign)).type == "ok"
+    await bob.close()
+    assert (await ann.call(Resign)).type == "ok"
+    await ann.wait_event("race_over")
+    assert (await ann.call(RequestRematch)).type == "ok"
+    joined = await cy.call(JoinRoom, code=seated[0].code, name="Cy")
+    assert joined.seat == seated[1].seat
+
+    back = await connect()
+    refused = await back.call(Resume, token=seated[1].token, last_seq=0)
+    assert refused.type == "error" and refused.code == ErrorCode.AUTH_BAD_TOKEN
+    room = (await cy.call(Sync)).room
+    assert [(p.seat, p.name, p.away) for p in room.players] == [(0, "P0", False), (1, "Cy", False)]
+    assert cy.events("player_left") == [] and cy.events("player_back") == []

@@ -27,9 +27,11 @@ def _codes(transition: r.Transition) -> list[str]:
 
 
 def _lobby(*names: str, settings: p.Settings = FAST) -> r.Room:
-    room = r.create("ABC234", "little-forty", settings, names[0], SECRET, process="p1").room
+    room = r.create(
+        "ABC234", "little-forty", settings, names[0], SECRET, process="p1", token=f"t-{names[0]}"
+    ).room
     for name in names[1:]:
-        _, (room, _) = r.join(room, name, "p1")
+        _, (room, _) = r.join(room, name, "p1", f"t-{name}")
     return room
 
 
@@ -57,16 +59,18 @@ def _refused(code: ErrorCode) -> Iterator[None]:
 
 
 def test_create_seats_the_creator_as_host() -> None:
-    room, events = r.create("ABC234", "little-billie", FAST, "Ann", SECRET, process="p1")
+    room, events = r.create(
+        "ABC234", "little-billie", FAST, "Ann", SECRET, process="p1", token="t-Ann"
+    )
     assert room.host == 0 and room.phase == "lobby" and room.race_no == 1
-    assert room.players == (r.Player(0, "Ann", process="p1"),)
+    assert room.players == (r.Player(0, "Ann", process="p1", token="t-Ann"),)
     assert events == (p.PlayerJoined(seat=0, name="Ann"),)
 
 
 def test_players_take_the_lowest_free_seat() -> None:
     room = _lobby("Ann", "Bob", "Cy")
     room = r.leave(room, 1, T0).room
-    seat, (room, events) = r.join(room, "Dee", "p1")
+    seat, (room, events) = r.join(room, "Dee", "p1", "t-Dee")
     assert seat == 1
     assert events == (p.PlayerJoined(seat=1, name="Dee"),)
     assert [player.name for player in room.players] == ["Ann", "Dee", "Cy"]
@@ -75,19 +79,19 @@ def test_players_take_the_lowest_free_seat() -> None:
 def test_full_room_refuses_a_player() -> None:
     room = _lobby("Ann", "Bob", settings=p.Settings(max_players=2))
     with _refused(ErrorCode.ROOM_FULL):
-        r.join(room, "Cy", "p1")
+        r.join(room, "Cy", "p1", "t-Cy")
 
 
 def test_a_name_already_seated_is_refused_whatever_its_case() -> None:
     room = _lobby("Ann", "Bob")
     with _refused(ErrorCode.ROOM_NAME_TAKEN):
-        r.join(room, "ann", "p1")
+        r.join(room, "ann", "p1", "t-ann")
 
 
 def test_players_join_only_in_the_lobby() -> None:
     room = _all_ready(_lobby("Ann"))
     with _refused(ErrorCode.ROOM_WRONG_PHASE):
-        r.join(room, "Bob", "p1")
+        r.join(room, "Bob", "p1", "t-Bob")
 
 
 def test_leaving_host_hands_over_to_the_lowest_seat() -> None:
@@ -103,7 +107,7 @@ def test_empty_room_has_no_host_until_someone_joins() -> None:
     room, events = r.leave(_lobby("Ann"), 0, T0)
     assert room.host is None and room.players == ()
     assert events == (p.PlayerLeft(seat=0, away=False), p.HostChanged(seat=None))
-    seat, (room, events) = r.join(room, "Bob", "p1")
+    seat, (room, events) = r.join(room, "Bob", "p1", "t-Bob")
     assert seat == 0 and room.host == 0
     assert events == (p.PlayerJoined(seat=0, name="Bob"), p.HostChanged(seat=0))
 
@@ -220,7 +224,9 @@ def test_finishing_records_outcome_and_time() -> None:
     room = _racing("Ann", "Bob")
     start = T0 + 2000
     room, events = race.player_finished(room, 1, "won", start + 45_000)
-    assert room.players[1] == r.Player(1, "Bob", True, False, "won", start + 45_000, process="p1")
+    assert room.players[1] == r.Player(
+        1, "Bob", True, False, "won", start + 45_000, process="p1", token="t-Bob"
+    )
     assert events == (
         p.PlayerFinished(seat=1, outcome="won", at_ms=start + 45_000, elapsed_ms=45_000),
     )
@@ -235,17 +241,37 @@ def test_leaving_a_race_keeps_the_seat_and_hands_over_host() -> None:
     assert room.players[0].away and room.host == 1
     assert events == (p.PlayerLeft(seat=0, away=True), p.HostChanged(seat=1))
     assert r.leave(room, 0, T0 + 3001) == r.Transition(room)
-    room, events = r.come_back(room, 0, "p2")
+    room, events = r.come_back(room, 0, "p2", "t-Ann")
     assert not room.players[0].away and room.players[0].process == "p2" and room.host == 1
     assert events == (p.PlayerBack(seat=0),)
-    assert r.come_back(room, 0, "p2") == r.Transition(room)
+    assert r.come_back(room, 0, "p2", "t-Ann") == r.Transition(room)
 
 
 def test_a_present_player_resumed_on_another_process_is_held_there_without_news() -> None:
     room = _racing("Ann", "Bob")
-    moved, events = r.come_back(room, 1, "p2")
+    moved, events = r.come_back(room, 1, "p2", "t-Bob")
     assert events == () and moved.players[1] == replace(room.players[1], process="p2")
     assert r.leave(moved, 1, T0).room.players[1].process == ""
+
+
+def test_only_the_token_holding_a_seat_can_take_it_back() -> None:
+    room = _racing("Ann", "Bob")
+    with _refused(ErrorCode.AUTH_BAD_TOKEN):
+        r.come_back(room, 1, "p1", "t-Ann")
+    with _refused(ErrorCode.AUTH_BAD_TOKEN):
+        r.come_back(room, 5, "p1", "t-Ann")
+
+
+def test_a_seat_given_up_and_taken_by_another_refuses_the_old_token() -> None:
+    """Bob left the race; the rematch frees his seat and Cy takes it."""
+    room = r.leave(_racing("Ann", "Bob"), 1, T0 + 2500).room
+    room = race.finish_race(race.expire(room, T0 + 62_000).room, {}, T0 + 62_000).room
+    room = race.rematch(room, 0, b"n" * 32).room
+    seat, (room, _) = r.join(room, "Cy", "p1", "t-Cy")
+    assert seat == 1
+    with _refused(ErrorCode.AUTH_BAD_TOKEN):
+        r.come_back(room, 1, "p2", "t-Bob")
+    assert r.come_back(room, 1, "p2", "t-Cy").room.player(1).process == "p2"
 
 
 def test_when_everyone_is_away_the_first_to_return_hosts() -> None:
@@ -253,7 +279,7 @@ def test_when_everyone_is_away_the_first_to_return_hosts() -> None:
     room = r.leave(room, 0, T0).room
     room, events = r.leave(room, 1, T0)
     assert room.host is None and events[-1] == p.HostChanged(seat=None)
-    room, events = r.come_back(room, 1, "p1")
+    room, events = r.come_back(room, 1, "p1", "t-Bob")
     assert room.host == 1 and events == (p.PlayerBack(seat=1), p.HostChanged(seat=1))
 
 
@@ -356,7 +382,10 @@ def test_rematch_frees_seats_of_players_who_left() -> None:
     room = race.finish_race(room, {}, T0 + 62_000).room
     room, events = race.rematch(room, 0, b"n" * 32)
     assert events == (p.Rematch(race_no=2), p.PlayerLeft(seat=1, away=False))
-    assert room.players == (r.Player(0, "Ann", process="p1"), r.Player(2, "Cy", process="p1"))
+    assert room.players == (
+        r.Player(0, "Ann", process="p1", token="t-Ann"),
+        r.Player(2, "Cy", process="p1", token="t-Cy"),
+    )
     assert (room.phase, room.race_no, room.start_at_ms, room.host) == ("lobby", 2, None, 0)
 
 
@@ -365,10 +394,12 @@ def test_rematch_frees_seats_of_players_who_left() -> None:
 
 def test_full_cycle_lobby_countdown_racing_finished_rematch() -> None:
     published: list[p.RoomEvent] = []
-    room, events = r.create("XYZ789", "double-canfield-40", FAST, "Ann", SECRET, process="p1")
+    room, events = r.create(
+        "XYZ789", "double-canfield-40", FAST, "Ann", SECRET, process="p1", token="t-Ann"
+    )
     published += events
     steps: list[Callable[[r.Room], r.Transition]] = [
-        lambda room: r.join(room, "Bob", "p1")[1],
+        lambda room: r.join(room, "Bob", "p1", "t-Bob")[1],
         lambda room: presence.watch(room, "eve", "p1"),
         lambda room: r.set_ready(room, 0, True, T0),
         lambda room: r.set_ready(room, 1, True, T0),

@@ -149,7 +149,7 @@ async def test_without_a_free_worker_the_race_ends_with_no_verdict(
 
 def test_a_verdict_is_recorded_only_for_the_finished_race_it_is_about() -> None:
     room = rooms.create(
-        "ABCD", "little-billie", Settings(deal_number=7), "Ada", b"", process="p1"
+        "ABCD", "little-billie", Settings(deal_number=7), "Ada", b"", process="p1", token="t-Ada"
     ).room
     won = DealVerdict(race_no=1, verdict="won", line_moves=80, budget_s=1.0)
     assert verdict.analysed(room, won) == Transition(room)
