@@ -15,6 +15,10 @@ Careful (the default) also plays such a move when a look-ahead of two moves
 among face-up cards shows it frees a card for home or empties a pile, builds
 waste cards onto the tableau before touching the stock, and bounds its
 rearranging moves between two progress moves (see `client_cli._careful`).
+In a fan game (Little Billie), where every card is face up and every move
+goes home, careful plays the moves of the best lines a bounded search of the
+current deal finds: the most cards home before the next redeal (see
+`client_cli._fans`).
 
 A move is never tried twice from the same board (`Tried`), so a bot cannot go
 round in circles: boards are finite, and when no move is left it resigns
@@ -32,7 +36,8 @@ import random
 from typing import Literal
 
 from client_cli._careful import board_key, careful_class, may_rearrange
-from engine import GameState, Move, apply, game_from_view, legal_moves
+from client_cli._fans import fan_classes, is_fan_game
+from engine import GameState, Move, apply, find_variant, game_from_view, legal_moves
 from protocol import BoardView
 
 Strategy = Literal["careful", "greedy", "random"]
@@ -79,6 +84,8 @@ def careful_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
     """Each move the careful strategy may play and has not tried on this
     board, with its class (see `client_cli._careful`), in the engine's order."""
     game = game_from_view(board.to_view())
+    if is_fan_game(find_variant(game.variant)):
+        return _untried(board, tried, fan_classes(game))
     played = {seen for seen, _ in tried}
     seen = {board_key(shown) for shown in played}
     rearrange = may_rearrange(board, played)
@@ -90,6 +97,12 @@ def careful_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
         if kind is not None:
             ranked.append((kind, move))
     return ranked
+
+
+def _untried(
+    board: BoardView, tried: Tried, ranked: list[tuple[int, Move]]
+) -> list[tuple[int, Move]]:
+    return [(kind, move) for kind, move in ranked if (board, move.format()) not in tried]
 
 
 def move_class(game: GameState, move: Move) -> int | None:
