@@ -35,5 +35,7 @@ class Spread:
 
 
 def ratios(tops: Sequence[float], bottoms: Sequence[float]) -> Spread:
-    """The spread of the run-by-run ratios ``top / bottom`` (runs are paired in order)."""
-    return Spread.of([top / bottom for top, bottom in zip(tops, bottoms, strict=True)])
+    """The spread of the run-by-run ratios ``top / bottom`` (runs are paired in order);
+    a run whose ``bottom`` is 0 (nothing measured) gives ``nan``."""
+    pairs = zip(tops, bottoms, strict=True)
+    return Spread.of([top / bottom if bottom else math.nan for top, bottom in pairs])
