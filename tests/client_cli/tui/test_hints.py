@@ -44,12 +44,17 @@ async def _start_workers(server: RaceServer) -> None:
     await server.services.analyst.run(winning_line, "little-milligan", b"deal:2", (), 5.0)
 
 
+async def _practice_app(race_server: RaceServer, server_url: str, tmp_path: Path) -> RaceApp:
+    """A practice room of Little Milligan's deal 2 to create, the solver ready for hints."""
+    await _start_workers(race_server)
+    settings = Settings(countdown_s=1, deal_number=2, practice=True)
+    return _create(server_url, "little-milligan", settings, tmp_path / "state")
+
+
 async def test_the_hint_key_shows_the_move_and_puts_it_on_the_move_line(
     clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
 ) -> None:
-    await _start_workers(race_server)
-    settings = Settings(countdown_s=1, deal_number=2, practice=True)
-    app = _create(server_url, "little-milligan", settings, tmp_path / "state")
+    app = await _practice_app(race_server, server_url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_race(pilot, app, clock)
         assert "H: hint" in await wait_for_text(pilot, "H: hint")
@@ -64,9 +69,7 @@ async def test_the_hint_key_shows_the_move_and_puts_it_on_the_move_line(
 async def test_a_hint_leaves_the_screen_once_the_board_moves_on(
     clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
 ) -> None:
-    await _start_workers(race_server)
-    settings = Settings(countdown_s=1, deal_number=2, practice=True)
-    app = _create(server_url, "little-milligan", settings, tmp_path / "state")
+    app = await _practice_app(race_server, server_url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_race(pilot, app, clock)
         await pilot.press("H")

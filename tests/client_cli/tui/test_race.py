@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.pilot import Pilot
+
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.keys import PILE_KEYS, Pick
 from client_cli.tui.race import top_line
@@ -137,6 +139,19 @@ async def test_the_move_line_completes_legal_moves_and_keeps_history(
         assert app.screen.query_one(MoveLine).value == "t9:1 f1"
 
 
+async def _race_with_bob(
+    pilot: Pilot[int], app: RaceApp, bob: Terminal, clock: ManualClock
+) -> None:
+    """Bob joins the app's room from a line client and says ready; the race starts."""
+    await wait_until(pilot, lambda: app.session.tracker.code is not None, "the room")
+    code = app.session.tracker.code
+    assert code is not None
+    bob.start(lambda id_: JoinRoom(id=id_, code=code, name="Bob"))
+    await wait_for_text(pilot, "Bob")
+    await bob.type("ready")
+    await start_race(pilot, app, clock)
+
+
 async def test_a_race_with_an_opponent_played_to_the_results(
     clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
@@ -144,13 +159,7 @@ async def test_a_race_with_an_opponent_played_to_the_results(
     bob = Terminal(server_url)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.session.tracker.code is not None, "the room")
-            code = app.session.tracker.code
-            assert code is not None
-            bob.start(lambda id_: JoinRoom(id=id_, code=code, name="Bob"))
-            await wait_for_text(pilot, "Bob")
-            await bob.type("ready")
-            await start_race(pilot, app, clock)
+            await _race_with_bob(pilot, app, bob, clock)
             await pilot.press("tab", "t", "1")  # half a move typed when Bob moves
             await bob.type("t3 f", expect="1/104 cards home")
             text = await wait_for_text(pilot, "1/104 1m")  # Bob's progress, in the panel only
@@ -179,13 +188,7 @@ async def test_once_your_race_is_over_the_key_line_says_so_while_others_race(
     bob = Terminal(server_url)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.session.tracker.code is not None, "the room")
-            code = app.session.tracker.code
-            assert code is not None
-            bob.start(lambda id_: JoinRoom(id=id_, code=code, name="Bob"))
-            await wait_for_text(pilot, "Bob")
-            await bob.type("ready")
-            await start_race(pilot, app, clock)
+            await _race_with_bob(pilot, app, bob, clock)
             assert "d: draw" in screen_text(app).splitlines()[-1]
             await pilot.press("x", "y")
             text = await wait_for_text(pilot, "Your race is over (resigned)")
