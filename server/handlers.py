@@ -219,8 +219,9 @@ async def disconnected(session: Session) -> None:
     """The socket closed: spectators and lobby players leave; racers are marked away.
 
     When this process is stopping, everyone stays as they were: they come back on
-    another process under the same token (a spectator who does not is dropped by
-    the other processes' sweep once this one is gone, `server.sweep`).
+    another process under the same token (one who does not is let go by the other
+    processes' sweep once this one is gone, `server.sweep`). A socket closing on a
+    process that no longer holds its player or spectator changes nothing.
 
     Runs under the token's lock, so a resume of the same token on a new socket
     either comes first (this socket is then no longer in the room) or finds the
