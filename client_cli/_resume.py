@@ -60,12 +60,15 @@ def pick_record(
 
 
 def prune(directory: Path, now: float) -> list[SavedSession]:
-    """The records worth resuming, by room code, seat and server; the others are removed."""
+    """The records worth resuming; the others are removed."""
+    kept: list[SavedSession] = []
     for path in statefile.paths(directory):
         saved = statefile.load(path)
         if saved is None or now > race_end(saved) + KEPT_AFTER_RACE_S:
             path.unlink(missing_ok=True)
-    return statefile.load_all(directory)
+        else:
+            kept.append(saved)
+    return kept
 
 
 def race_end(saved: SavedSession) -> float:
