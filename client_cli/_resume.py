@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from client_cli import statefile
+from client_cli.render import counted
 from client_cli.statefile import SavedSession
 from engine import UnknownVariant, find_variant
 
@@ -87,11 +88,11 @@ def describe(saved: SavedSession, now: float) -> str:
     else:
         what = f"{game} as {saved.name}" if saved.name else f"{game}, seat {saved.seat + 1}"
     if saved.bots:
-        what += f", with {_count(len(saved.bots), 'bot')}"
+        what += f", with {counted(len(saved.bots), 'bot')}"
     when = f"saved {_ago(now - saved.saved_at)}"
     if saved.ends_at is not None:
         left_s = saved.ends_at - now
-        when += f", {_count(math.ceil(left_s / 60), 'minute')} left" if left_s > 0 else ", over"
+        when += f", {counted(math.ceil(left_s / 60), 'minute')} left" if left_s > 0 else ", over"
     return f"{what}\n{PLACE_INDENT}{when}; room {saved.code} on {saved.server}"
 
 
@@ -107,12 +108,8 @@ def _ago(seconds: float) -> str:
         return "just now"
     for unit, size in (("day", 86400), ("hour", 3600)):
         if seconds >= size:
-            return f"{_count(int(seconds // size), unit)} ago"
-    return f"{_count(int(seconds // 60), 'minute')} ago"
-
-
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}{'' if number == 1 else 's'}"
+            return f"{counted(int(seconds // size), unit)} ago"
+    return f"{counted(int(seconds // 60), 'minute')} ago"
 
 
 def _choose(

@@ -81,6 +81,11 @@ def render_ranking(over: RaceOver, total: int) -> str:
     return "\n".join(lines)
 
 
+def counted(number: int, word: str) -> str:
+    """``1 card``, ``3 cards``: `number` and `word`, with an "s" unless it is one."""
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
 def format_duration(ms: int) -> str:
     """``m:ss.mmm``; race times are shown to the millisecond the server stamped."""
     seconds, millis = divmod(max(0, ms), 1000)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
+from client_cli.render import counted
 from engine import EngineError, GameState, Outcome, outcome, progress, replay, view
 from protocol import BoardView, PlayerResult, RaceOver
 
@@ -64,19 +65,15 @@ def _replay_line(
     problem = _disagreement(result, state, own)
     if problem:
         return f"WARNING: {whose} replay {problem}."
-    home = _count(progress(state), "card", "cards")
-    return f"Replayed {whose} {_count(len(result.log), 'move', 'moves')}: {home} home, agrees."
+    home = counted(progress(state), "card")
+    return f"Replayed {whose} {counted(len(result.log), 'move')}: {home} home, agrees."
 
 
 def _disagreement(result: PlayerResult, state: GameState, own: BoardView | None) -> str:
     if progress(state) != result.progress:
-        return f"ends with {_count(progress(state), 'card', 'cards')} home, not {result.progress}"
+        return f"ends with {counted(progress(state), 'card')} home, not {result.progress}"
     if (result.outcome == "won") != (outcome(state) is Outcome.WON):
         return f"ends {outcome(state).value}, but the ranking says {result.outcome}"
     if own is not None and BoardView.from_engine(view(state)) != own:
         return "ends on a different board than the one you last saw"
     return ""
-
-
-def _count(count: int, one: str, many: str) -> str:
-    return f"1 {one}" if count == 1 else f"{count} {many}"

@@ -9,6 +9,7 @@ import pytest
 import engine
 from client_cli.render import (
     PLACED_BY,
+    counted,
     format_clock,
     format_duration,
     render,
@@ -120,3 +121,7 @@ def test_format_clock_rounds_up(ms: int, text: str) -> None:
 def test_every_ranking_reason_has_a_phrase() -> None:
     assert set(PLACED_BY) == set(get_args(RankReason))
     assert all(phrase.strip() for phrase in PLACED_BY.values())
+
+
+def test_a_count_is_said_with_its_word_in_the_singular_only_for_one() -> None:
+    assert [counted(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
