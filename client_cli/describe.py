@@ -152,6 +152,17 @@ def _idle(event: IdleWarning, room: RoomSnapshot, you: int | None) -> str:
     return f"{player_name(room, event.seat)} has been idle too long and times out unless they move."
 
 
+def standing_idle(room: RoomSnapshot, you: int | None) -> list[str]:
+    """The idle warnings a whole room shows still standing, told as when they came."""
+    if room.phase != "racing":
+        return []
+    return [
+        _idle(IdleWarning(seat=player.seat, timeout_at_ms=player.idle_timeout_at_ms), room, you)
+        for player in room.players
+        if player.idle_timeout_at_ms is not None
+    ]
+
+
 def _analysed(event: DealAnalysed, room: RoomSnapshot, you: int | None) -> str:
     return verdict_text(event.verdict)
 

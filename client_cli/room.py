@@ -14,6 +14,7 @@ from protocol import (
     Countdown,
     DealAnalysed,
     HostChanged,
+    IdleWarning,
     PlayerBack,
     PlayerFinished,
     PlayerInfo,
@@ -113,20 +114,38 @@ def _started(room: RoomSnapshot, event: RaceStarted) -> RoomSnapshot:
     """Every player starts from the deal, with the cards it deals home (a base card) home."""
     progress = event.board.progress
     players = _every_player(
-        room, outcome="playing", progress=progress, moves=0, finished_at_ms=None
+        room,
+        outcome="playing",
+        progress=progress,
+        moves=0,
+        finished_at_ms=None,
+        idle_timeout_at_ms=None,
     )
     update = {"phase": "racing", "start_at_ms": event.start_at_ms, "players": players}
     return room.model_copy(update=update)
 
 
 def _progress(room: RoomSnapshot, event: ProgressMade) -> RoomSnapshot:
+    """A move: its counters, and an idle warning no longer stands."""
     return _update(
-        room, event.seat, progress=event.progress, moves=event.moves, outcome=event.outcome
+        room,
+        event.seat,
+        progress=event.progress,
+        moves=event.moves,
+        outcome=event.outcome,
+        idle_timeout_at_ms=None,
     )
 
 
 def _finished(room: RoomSnapshot, event: PlayerFinished) -> RoomSnapshot:
-    return _update(room, event.seat, outcome=event.outcome, finished_at_ms=event.at_ms)
+    return _update(
+        room, event.seat, outcome=event.outcome, finished_at_ms=event.at_ms, idle_timeout_at_ms=None
+    )
+
+
+def _idle(room: RoomSnapshot, event: IdleWarning) -> RoomSnapshot:
+    """The warning stands until the racer moves or finishes."""
+    return _update(room, event.seat, idle_timeout_at_ms=event.timeout_at_ms)
 
 
 def _over(room: RoomSnapshot, event: RaceOver) -> RoomSnapshot:
@@ -138,6 +157,7 @@ def _over(room: RoomSnapshot, event: RaceOver) -> RoomSnapshot:
             progress=result.progress,
             moves=result.moves,
             finished_at_ms=result.finished_at_ms,
+            idle_timeout_at_ms=None,
         )
     update = {"phase": "finished", "seed": event.seed, "seed_commit": event.seed_commit}
     return room.model_copy(update=update)
@@ -145,7 +165,13 @@ def _over(room: RoomSnapshot, event: RaceOver) -> RoomSnapshot:
 
 def _rematch(room: RoomSnapshot, event: Rematch) -> RoomSnapshot:
     players = _every_player(
-        room, ready=False, outcome="playing", progress=0, moves=0, finished_at_ms=None
+        room,
+        ready=False,
+        outcome="playing",
+        progress=0,
+        moves=0,
+        finished_at_ms=None,
+        idle_timeout_at_ms=None,
     )
     update = {
         "phase": "lobby",
@@ -175,6 +201,7 @@ _CHANGES: dict[type[Any], Callable[[RoomSnapshot, Any], RoomSnapshot]] = {
     RaceStarted: _started,
     ProgressMade: _progress,
     PlayerFinished: _finished,
+    IdleWarning: _idle,
     RaceOver: _over,
     DealAnalysed: _analysed,
     Rematch: _rematch,

@@ -17,7 +17,7 @@ so a client that comes after the race shows them as if it had seen it end.
 from __future__ import annotations
 
 from client_cli import _dead_end as dead_end
-from client_cli.describe import describe
+from client_cli.describe import describe, standing_idle
 from client_cli.render import format_clock, render, render_ranking, render_room
 from client_cli.room import apply_event, player_name
 from client_cli.verify import check_race
@@ -143,7 +143,7 @@ class Tracker:
         else:
             lines.append(f"Share the code {message.code}: solrace join {message.code} --name NAME")
             lines.append("Type ready when you are, help for the commands.")
-        return lines + self._results_of(message.results)
+        return lines + standing_idle(message.room, message.seat) + self._results_of(message.results)
 
     def _snapshot(self, message: Snapshot) -> list[str]:
         self.code, self.seat, self.room = message.code, message.seat, message.room
@@ -155,7 +155,7 @@ class Tracker:
         lines = [render_room(self.room, self.seat)]
         if self.board is not None:
             lines.append(render(self.board))
-        return lines + self._results_of(message.results)
+        return lines + standing_idle(self.room, self.seat) + self._results_of(message.results)
 
     def _results_of(self, over: RaceOver | None) -> list[str]:
         """A reply's race results, unless the race's end was already shown."""

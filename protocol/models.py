@@ -79,6 +79,10 @@ class PlayerInfo(Model):
     progress: Progress
     moves: Annotated[int, Field(ge=0, le=limits.MAX_MOVES)]
     finished_at_ms: TimeMs | None
+    idle_timeout_at_ms: TimeMs | None = None
+    """Warned for idling (``idle_warning``) with no move since: when the race ends for
+    this player with ``timeout`` unless they move first. ``None`` when no warning stands.
+    Optional on the wire (older servers leave it out)."""
 
 
 class DealVerdict(Model):

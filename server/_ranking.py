@@ -95,8 +95,8 @@ def race_results(
     )
 
 
-def player_info(player: Seated, stats: PlayerStats) -> PlayerInfo:
-    """One seat's line in a room snapshot."""
+def player_info(player: Seated, stats: PlayerStats, idle_timeout_at_ms: int | None) -> PlayerInfo:
+    """One seat's line in a room snapshot, with its standing idle warning if any."""
     return PlayerInfo(
         seat=player.seat,
         name=player.name,
@@ -106,6 +106,7 @@ def player_info(player: Seated, stats: PlayerStats) -> PlayerInfo:
         progress=stats.progress,
         moves=stats.moves,
         finished_at_ms=player.finished_at_ms,
+        idle_timeout_at_ms=idle_timeout_at_ms,
     )
 
 

@@ -294,7 +294,8 @@ async def _room_view(session: Session, room: Room) -> tuple[RoomSnapshot, RaceOv
     finished = room.phase == "finished"
     store = session.services.store
     stats = await room_update.load_stats(store, room.code, room, logs=finished)
-    return rooms.snapshot(room, stats), races.results(room, stats)
+    warnings = await room_update.standing_warnings(store, room.code, room)
+    return rooms.snapshot(room, stats, warnings), races.results(room, stats)
 
 
 async def _watch(

@@ -47,6 +47,7 @@ __all__ = [
     "player_finished",
     "rematch",
     "results",
+    "standing_warnings",
     "start",
     "time_limit",
 ]
@@ -83,19 +84,24 @@ def next_deadline(room: Room, last_moves: Mapping[int, int]) -> int | None:
     return min(due)
 
 
-def idle_timeouts(room: Room, last_moves: Mapping[int, int], now_ms: int) -> list[int]:
-    """Seats warned for idling, with no move since, whose announced timeout is due."""
+def standing_warnings(room: Room, last_moves: Mapping[int, int]) -> dict[int, int]:
+    """Seats warned for idling with no move since, each with its announced timeout
+    (before the time limit: a warning past it has nothing left to announce)."""
     if room.phase != "racing" or _idle_limit_ms(room) is None or _first_finish(room) is None:
-        return []
+        return {}
     ends_at = _window(room)[1]
-    return [
-        player.seat
+    return {
+        player.seat: player.idle_timeout_ms
         for player in _racing(room)
         if player.idle_timeout_ms is not None
         and _idle_timeout(room, player, last_moves) <= player.idle_timeout_ms
-        and player.idle_timeout_ms <= now_ms
         and player.idle_timeout_ms < ends_at
-    ]
+    }
+
+
+def idle_timeouts(room: Room, last_moves: Mapping[int, int], now_ms: int) -> list[int]:
+    """Seats warned for idling, with no move since, whose announced timeout is due."""
+    return [seat for seat, at_ms in standing_warnings(room, last_moves).items() if at_ms <= now_ms]
 
 
 def idle_step(

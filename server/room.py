@@ -239,9 +239,13 @@ def set_ready(room: Room, seat: int, ready: bool, now_ms: int) -> Transition:
     return Transition(room, (events.ReadyChanged(seat=seat, ready=ready), *countdown))
 
 
-def snapshot(room: Room, stats: Mapping[int, PlayerStats]) -> RoomSnapshot:
-    """The room as clients see it; ``stats`` maps seat to game record (missing: none yet)."""
+def snapshot(
+    room: Room, stats: Mapping[int, PlayerStats], warnings: Mapping[int, int] | None = None
+) -> RoomSnapshot:
+    """The room as clients see it; ``stats`` maps seat to game record (missing: none yet)
+    and ``warnings`` seat to the timeout of an idle warning that stands."""
     started = room.phase != "lobby"
+    warned = warnings or {}
     return RoomSnapshot(
         code=room.code,
         variant=room.variant,
@@ -249,7 +253,10 @@ def snapshot(room: Room, stats: Mapping[int, PlayerStats]) -> RoomSnapshot:
         phase=room.phase,
         race_no=room.race_no,
         host=room.host,
-        players=tuple(player_info(p, stats.get(p.seat, PlayerStats())) for p in room.players),
+        players=tuple(
+            player_info(p, stats.get(p.seat, PlayerStats()), warned.get(p.seat))
+            for p in room.players
+        ),
         spectators=room.spectators,
         start_at_ms=room.start_at_ms,
         seed_commit=room.seed_commit if started else None,

@@ -109,6 +109,21 @@ async def load_stats(store: Store, code: str, room: Room, *, logs: bool) -> dict
     return stats
 
 
+async def standing_warnings(store: Store, code: str, room: Room) -> dict[int, int]:
+    """Each racer's idle warning that still stands (no move since): seat to its timeout."""
+    warned = [
+        p.seat for p in room.players if p.outcome == "playing" and p.idle_timeout_ms is not None
+    ]
+    if room.phase != "racing" or not warned:
+        return {}
+    last_moves: dict[int, int] = {}
+    for seat in warned:
+        moves = await store.move_log(code, seat, -1, -1)
+        if moves:
+            last_moves[seat] = moves[-1].ms
+    return races.standing_warnings(room, last_moves)
+
+
 async def finish_if_over(store: Store, code: str, now_ms: int) -> Saved | None:
     """Rank and close the race once nobody is playing; None if it is not over (or done)."""
     room, _, _ = await load(store, code)

@@ -82,15 +82,24 @@ def panel_lines(
     total = find_variant(room.variant).total
     moves_width = max((len(str(player.moves)) for player in room.players), default=1)
     for player in room.players:
+        state = racer_state(player, room.phase, now_ms)
         lines += _racer(
-            room, player, you=you, total=total, glyphs=glyphs, width=width, moves_width=moves_width
+            player, state, you=you, total=total, glyphs=glyphs, width=width, moves_width=moves_width
         )
     return lines
 
 
+def racer_state(player: PlayerInfo, phase: str, now_ms: int) -> tuple[str, str]:
+    """`state_of` and its style; a racer warned for idling shows the time left to move."""
+    state = state_of(player, phase)
+    if phase == "racing" and state == "racing" and player.idle_timeout_at_ms is not None:
+        return f"idle {format_clock(player.idle_timeout_at_ms - now_ms)}", "bold white on red"
+    return state, STATE_STYLES.get(state, "cyan" if state == "racing" else "")
+
+
 def _racer(
-    room: RoomSnapshot,
     player: PlayerInfo,
+    state_and_style: tuple[str, str],
     *,
     you: int | None,
     total: int,
@@ -99,11 +108,11 @@ def _racer(
     moves_width: int,
 ) -> list[Text]:
     """Name and state, then a progress bar as long as every other racer's."""
-    state = state_of(player, room.phase)
+    state, style = state_and_style
     name = player.name + (" (you)" if player.seat == you else "")
     head = Text(name[: width - len(state) - 1], style="bold" if player.seat == you else "")
     head.pad_right(width - len(head) - len(state))
-    head.append(state, style=STATE_STYLES.get(state, "cyan" if state == "racing" else ""))
+    head.append(state, style=style)
     count = f" {player.progress:>{len(str(total))}}/{total}"
     moves = f" {player.moves:>{moves_width}}m"
     bar_width = max(4, width - len(count) - len(moves))

@@ -85,7 +85,7 @@ export class Watch {
     this.endsAtMs = null;
     this.result = null; // the race_over event
     this.commitSeen = null; // seed_commit as published before the seed was revealed
-    this.idle = new Map(); // seat -> { timeoutAtMs, moves }: warned for idling at `moves` moves
+    this.idle = new Map(); // seat -> instant the racer times out unless they move first
   }
 
   /** A joined or snapshot reply: the whole room, replacing what was known, and in a
@@ -113,18 +113,19 @@ export class Watch {
     this.idle.clear();
   }
 
-  /** After a whole room: a warning stands while its racer is still racing with no move since. */
+  /** After a whole room: the idle warnings it says still stand. */
   keepIdleWarnings() {
-    for (const [seat, warning] of this.idle) {
-      const player = this.room.players.find((p) => p.seat === seat);
-      const standing = this.room.phase === "racing" && player?.outcome === "playing" && player.moves === warning.moves;
-      if (!standing) this.idle.delete(seat);
+    this.idle.clear();
+    if (this.room.phase !== "racing") return;
+    for (const player of this.room.players) {
+      const timeoutAtMs = player.idle_timeout_at_ms ?? null;
+      if (timeoutAtMs !== null && player.outcome === "playing") this.idle.set(player.seat, timeoutAtMs);
     }
   }
 
   /** The instant an idle racer times out unless they move first; null when not warned. */
   idleTimeoutAt(seat) {
-    return this.idle.get(seat)?.timeoutAtMs ?? null;
+    return this.idle.get(seat) ?? null;
   }
 
   /** An event frame; false when it was old news (already seen) and changed nothing. */
@@ -144,8 +145,7 @@ export class Watch {
   /** An idle warning stands until its racer moves or finishes, or the race ends. */
   onIdle(event) {
     if (event.type === "idle_warning") {
-      const player = this.room.players.find((p) => p.seat === event.seat);
-      this.idle.set(event.seat, { timeoutAtMs: event.timeout_at_ms, moves: player?.moves ?? 0 });
+      this.idle.set(event.seat, event.timeout_at_ms);
     } else if (event.type === "progress" || event.type === "player_finished") {
       this.idle.delete(event.seat);
     } else if (event.type === "race_over") {

@@ -7,6 +7,7 @@ from protocol import (
     BoardShown,
     Countdown,
     HostChanged,
+    IdleWarning,
     PlayerBack,
     PlayerFinished,
     PlayerJoined,
@@ -89,6 +90,23 @@ def test_a_race_from_countdown_to_ranking_and_rematch() -> None:
     lobby = apply_event(over, Rematch(race_no=2))
     assert (lobby.phase, lobby.race_no, lobby.seed, lobby.seed_commit) == ("lobby", 2, None, None)
     assert all(p.outcome == "playing" and not p.ready and p.moves == 0 for p in lobby.players)
+
+
+def _warned(snapshot: object) -> list[int | None]:
+    return [p.idle_timeout_at_ms for p in snapshot.players]  # type: ignore[attr-defined]
+
+
+def test_an_idle_warning_stands_until_the_racer_moves_or_finishes() -> None:
+    racing = room(phase="racing")
+    warned = apply_event(racing, IdleWarning(seat=1, timeout_at_ms=70_000))
+    warned = apply_event(warned, IdleWarning(seat=0, timeout_at_ms=71_000))
+    assert _warned(warned) == [71_000, 70_000]
+    moved = apply_event(warned, ProgressMade(seat=1, progress=4, moves=7, outcome="playing"))
+    assert _warned(moved) == [71_000, None]
+    done = apply_event(
+        moved, PlayerFinished(seat=0, outcome="resigned", at_ms=9000, elapsed_ms=4000)
+    )
+    assert _warned(done) == [None, None]
 
 
 def test_player_name_falls_back_to_the_seat() -> None:

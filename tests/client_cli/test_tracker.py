@@ -22,7 +22,7 @@ from protocol import (
     RoomEvent,
     Snapshot,
 )
-from tests.client_cli._samples import board, log, race_over, result, room
+from tests.client_cli._samples import board, log, player, race_over, result, room
 
 TOKEN = "k" * 24
 START = board("little-forty")
@@ -88,6 +88,27 @@ def test_a_snapshot_replaces_the_room_and_keeps_newer_events() -> None:
     assert lines[0].startswith("Room K7PQ2M") and lines[1].startswith("Little Forty")
     assert tracker.room is not None and tracker.room.players[0].moves == 6
     assert (tracker.version, tracker.last_seq, tracker.recent) == (4, 8, None)
+
+
+def test_a_warning_that_still_stands_is_told_on_arrival() -> None:
+    warned = (player(0, "Ada", idle_timeout_at_ms=61_000), player(1, "Bob"))
+    tracker = Tracker()
+    lines = tracker.on_message(_joined(None, phase="racing", start_at_ms=1000, players=warned))
+    assert lines[-1] == "Ada has been idle too long and times out unless they move."
+    you = (player(0, "Ada"), player(1, "Bob", idle_timeout_at_ms=61_000))
+    snapshot = Snapshot(
+        id=9,
+        code="K7PQ2M",
+        seat=1,
+        room=room(phase="racing", start_at_ms=1000, players=you),
+        board=START,
+        version=4,
+        seq=7,
+    )
+    lines = _racing().on_message(snapshot)
+    assert lines[-1] == "You have been idle too long: move now or your race ends (timeout)."
+    tracker.on_message(_event(5, ProgressMade(seat=0, progress=2, moves=5, outcome="playing")))
+    assert tracker.room is not None and tracker.room.players[0].idle_timeout_at_ms is None
 
 
 def test_a_fresh_resume_learns_the_room_from_the_snapshot() -> None:

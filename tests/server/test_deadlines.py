@@ -10,11 +10,19 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from protocol import EndRace, ErrorCode, Settings
+from protocol import EndRace, ErrorCode, JoinRoom, Settings
 from protocol.limits import IDLE_WARNING_S
 from server.app import RaceServer
 from server.clock import ManualClock
-from tests.server._players import Connect, add_watcher, greedy_line, open_race, race_over, start
+from tests.server._players import (
+    Connect,
+    Race,
+    add_watcher,
+    greedy_line,
+    open_race,
+    race_over,
+    start,
+)
 
 VARIANT, DEAL = "little-forty", 11
 IDLE_S = 30
@@ -70,6 +78,29 @@ async def test_an_idle_player_is_warned_then_timed_out_and_a_move_restarts_the_w
     line = {r.seat: (r.outcome, r.finished_at_ms, r.moves) for r in over.ranking}
     assert line[slow.seat] == ("timeout", again.timeout_at_ms, 1)
     assert line[done.seat] == ("resigned", began, 0)
+
+
+async def _late_view(race: Race, connect: Connect) -> dict[int, int | None]:
+    """Each seat's standing idle warning, as a spectator arriving now is told it."""
+    late = await connect()
+    joined = await late.call(JoinRoom, code=race.code, name="Late", role="spectator")
+    return {player.seat: player.idle_timeout_at_ms for player in joined.room.players}
+
+
+async def test_a_late_arrival_is_told_of_a_warning_until_the_racer_moves(
+    connect: Connect, race_server: RaceServer, clock: ManualClock
+) -> None:
+    race = await open_race(connect, VARIANT, ["Done", "Slow"], IDLE, watchers=0)
+    done, slow = race.racers
+    began = (await start(race)).start_at_ms
+    await done.resign()
+    assert await _late_view(race, connect) == {done.seat: None, slow.seat: None}
+    clock.advance_to(began + (IDLE_S - IDLE_WARNING_S) * 1000)
+    warned = await slow.client.wait_event("idle_warning")
+    view = await _late_view(race, connect)
+    assert view == {done.seat: None, slow.seat: warned.timeout_at_ms}
+    await slow.play(greedy_line(VARIANT, b"deal:%d" % DEAL)[0])
+    assert await _late_view(race, connect) == {done.seat: None, slow.seat: None}
 
 
 async def test_nobody_idles_out_while_nobody_has_finished(

@@ -67,6 +67,15 @@ def test_a_warning_announces_the_timeout_and_a_late_one_gives_the_full_warning()
     assert race.idle_timeouts(late, last, late_at + WARN_MS) == [1, 2]
 
 
+def test_a_warning_stands_until_its_racer_moves() -> None:
+    room = race.player_finished(_racing(), 0, "won", START).room
+    assert race.standing_warnings(room, {}) == {}
+    warned = race.idle_step(room, {2: START + 30_000}, START + LIMIT_MS - WARN_MS, ()).room
+    assert race.standing_warnings(warned, {2: START + 30_000}) == {1: START + LIMIT_MS}
+    assert race.standing_warnings(warned, {1: START + LIMIT_MS - 1}) == {}
+    assert race.standing_warnings(race.player_finished(warned, 1, "resigned", START).room, {}) == {}
+
+
 def test_an_idle_timeout_finishes_at_the_announced_instant() -> None:
     room = race.player_finished(_racing(), 0, "won", START).room
     room = race.idle_step(room, {}, START + LIMIT_MS - WARN_MS, ()).room

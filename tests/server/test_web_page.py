@@ -498,6 +498,11 @@ async def test_an_idle_racer_is_shown_warned_until_they_move_or_time_out(
     assert (timeout_at, on_tab) == (warned.timeout_at_ms, True)
     assert await tab.run(f"([seat]) => ({IDLE})(seat)", 0) == NOT_WARNED, "Ada has resigned"
     await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-idle.png"), full_page=True)
+    late = await open_tab(chromium, page_url(server, race.code))
+    shown = "document.querySelector('#boards [data-seat=\"1\"] .idle')"
+    told = await late.wait_for(f"([seat]) => {shown} && ({IDLE})(seat)", 1)
+    assert WARNING.fullmatch(told[0]), told
+    assert told[1:] == [warned.timeout_at_ms, True], "a page opened after the warning"
 
     await bob.play(greedy_line(VARIANT, SEED)[0])
     await tab.wait_for(f"([seat]) => JSON.stringify(({IDLE})(seat)) === '[null,null,false]'", 1)

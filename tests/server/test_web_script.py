@@ -346,28 +346,35 @@ async def test_a_reply_in_a_finished_room_brings_the_races_results(tab: Tab) -> 
     assert await tab.run(script, room, results) == [None, 9900, None]
 
 
-async def test_an_idle_warning_stands_through_a_snapshot_until_its_racer_moves(tab: Tab) -> None:
+async def test_the_idle_warnings_a_snapshot_says_stand_are_kept_until_their_racer_moves(
+    tab: Tab,
+) -> None:
     settings = Settings(countdown_s=1, idle_limit_s=30).model_dump()
     racer = {"seat": 1, "name": "Bob", "ready": True, "away": False, "outcome": "playing",
-             "progress": 0, "moves": 3, "finished_at_ms": None}  # fmt: skip
+             "progress": 0, "moves": 3, "finished_at_ms": None,
+             "idle_timeout_at_ms": None}  # fmt: skip
     room = {
         "code": "ABC234", "variant": "little-forty", "settings": settings, "phase": "racing",
         "race_no": 1, "host": 1, "spectators": 1, "start_at_ms": 9000,
         "seed_commit": hashlib.sha256(b"seed").hexdigest(), "seed": None, "players": [racer],
     }  # fmt: skip
-    moved = {**room, "players": [{**racer, "moves": 4}]}
-    script = """async ([room, moved]) => {
+    warned = {**room, "players": [{**racer, "idle_timeout_at_ms": 70000}]}
+    script = """async ([room, warned]) => {
       const { Watch } = await import("./static/room.js");
       const watch = new Watch(room.code);
       watch.replace(room, 10);
-      watch.onEvent(11, { type: "idle_warning", seat: 1, timeout_at_ms: 70000 });
-      const warned = watch.idleTimeoutAt(1);
-      watch.replace(room, 12);
+      const before = watch.idleTimeoutAt(1);
+      watch.onEvent(11, { type: "idle_warning", seat: 1, timeout_at_ms: 60000 });
+      const told = watch.idleTimeoutAt(1);
+      watch.replace(warned, 12);
       const kept = watch.idleTimeoutAt(1);
-      watch.replace(moved, 13);
-      return [warned, kept, watch.idleTimeoutAt(1)];
+      watch.onEvent(13, { type: "progress", seat: 1, progress: 1, moves: 4, outcome: "playing" });
+      const moved = watch.idleTimeoutAt(1);
+      watch.replace(warned, 14);
+      watch.replace(room, 15);
+      return [before, told, kept, moved, watch.idleTimeoutAt(1)];
     }"""
-    assert await tab.run(script, room, moved) == [70000, 70000, None]
+    assert await tab.run(script, room, warned) == [None, 60000, 70000, None, None]
 
 
 async def test_one_hidden_card_is_told_in_the_singular(tab: Tab) -> None:

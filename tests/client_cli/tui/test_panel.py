@@ -66,6 +66,15 @@ def test_every_racer_has_a_name_a_bar_cards_home_moves_and_a_state() -> None:
     assert all(len(line) <= 24 for line in lines)
 
 
+def test_a_racer_warned_for_idling_shows_the_time_left_to_move() -> None:
+    players = (player(0, "Ada", idle_timeout_at_ms=START_MS + 14_500), player(1, "Bob"))
+    lines = panel_lines(racing(players=players), 1, START_MS, UNICODE, 24)
+    assert lines[3].plain.endswith("idle 0:15") and "on red" in styles(lines[3])
+    assert lines[5].plain.endswith("racing")
+    over = room(phase="finished", players=(player(0, "Ada", idle_timeout_at_ms=1),))
+    assert panel_lines(over, 1, START_MS, UNICODE, 24)[2].plain.endswith("racing")
+
+
 def test_lobby_states_are_ready_or_not() -> None:
     lobby = room()
     assert [state_of(p, "lobby") for p in lobby.players] == ["ready", "not ready"]
