@@ -143,13 +143,21 @@ def _progress(event: ProgressMade, room: RoomSnapshot, you: int | None) -> str |
 
 def _finished(event: PlayerFinished, room: RoomSnapshot, you: int | None) -> str:
     verb = _FINISH_VERBS[event.outcome]
+    if event.outcome == "timeout" and event.elapsed_ms < room.settings.time_limit_s * 1000:
+        idle = any(p.seat == event.seat and p.idle_timeout_at_ms is not None for p in room.players)
+        verb = "timed out for idling after" if idle else "timed out after"
     return f"{_who(room, event.seat, you)} {verb} {format_duration(event.elapsed_ms)}."
 
 
-def _idle(event: IdleWarning, room: RoomSnapshot, you: int | None) -> str:
-    if event.seat == you:
+def idle_news(seat: int, room: RoomSnapshot, you: int | None) -> str:
+    """A racer's idle warning in words."""
+    if seat == you:
         return "You have been idle too long: move now or your race ends (timeout)."
-    return f"{player_name(room, event.seat)} has been idle too long and times out unless they move."
+    return f"{player_name(room, seat)} has been idle too long and times out unless they move."
+
+
+def _idle(event: IdleWarning, room: RoomSnapshot, you: int | None) -> str:
+    return idle_news(event.seat, room, you)
 
 
 def standing_idle(room: RoomSnapshot, you: int | None) -> list[str]:
@@ -157,7 +165,7 @@ def standing_idle(room: RoomSnapshot, you: int | None) -> list[str]:
     if room.phase != "racing":
         return []
     return [
-        _idle(IdleWarning(seat=player.seat, timeout_at_ms=player.idle_timeout_at_ms), room, you)
+        idle_news(player.seat, room, you)
         for player in room.players
         if player.idle_timeout_at_ms is not None
     ]

@@ -189,7 +189,8 @@ def _settings_line(room: RoomSnapshot) -> str:
         f" | time limit {format_clock(settings.time_limit_s * 1000)}"
         f" | countdown {settings.countdown_s} s"
         f" | spectator delay {settings.spectator_delay_s} s"
-        f" | spectators {room.spectators}"
+        + ("" if settings.idle_limit_s is None else f" | idle limit {settings.idle_limit_s} s")
+        + f" | spectators {room.spectators}"
         + (" | practice: hints allowed" if settings.practice else "")
     )
 

@@ -97,7 +97,7 @@ class BotTeam:
         self.seated.set()
         if self.failed:
             return
-        bots = "Your bot is" if self.count == 1 else f"All {self.count} bots are"
+        bots = {1: "Your bot is", 2: "Both bots are"}.get(self.count, f"All {self.count} bots are")
         if self.returning:
             self.write(f"{bots} back.")
         else:

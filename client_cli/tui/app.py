@@ -20,7 +20,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from client_cli.bot import DEFAULT_SPEED
-from client_cli.describe import describe_error, rematch_news
+from client_cli.describe import describe_error, idle_news, rematch_news
 from client_cli.session import Entry
 from client_cli.statefile import SavedSession
 from client_cli.team import BotTeam
@@ -50,6 +50,7 @@ from protocol import (
     ErrorCode,
     EventFrame,
     GoingAway,
+    IdleWarning,
     Joined,
     MakeMove,
     MoveOk,
@@ -212,7 +213,20 @@ class RaceApp(App[int]):
             self.note(lines[0])  # the end of "reconnecting...", or its start
         elif isinstance(message, Joined | Snapshot):
             self._results_caught_up()
+            self._idle_caught_up()
         self.redraw()
+
+    def _idle_caught_up(self) -> None:
+        """Ring and say so when a reply's room says your idle warning still stands."""
+        room, seat = self.session.tracker.room, self.session.tracker.seat
+        if room is None or seat is None or room.phase != "racing":
+            return
+        if any(p.seat == seat and p.idle_timeout_at_ms is not None for p in room.players):
+            self._idle_alarm(idle_news(seat, room, seat))
+
+    def _idle_alarm(self, line: str) -> None:
+        self.bell()
+        self.note(line, error=True)
 
     def _results_caught_up(self) -> None:
         """Show the results a reply's room has finished with (a spectator who comes
@@ -240,6 +254,8 @@ class RaceApp(App[int]):
             self.over = None
             self.note(rematch_news(event.race_no, None if tracker.seat is None else READY_HINT))
             _actions.after_rematch(self)  # its word on the deal goes after the news
+        elif isinstance(event, IdleWarning) and event.seat == tracker.seat and lines:
+            self._idle_alarm(lines[0])
         elif lines and not isinstance(event, QUIET_EVENTS):
             self.note(lines[0])
 

@@ -66,6 +66,14 @@ def lobby_lines(room: RoomSnapshot, you: int | None, link: str | None = None) ->
             f"   spectators {room.spectators}"
         ),
     ]
+    terms = []
+    if settings.idle_limit_s is not None:
+        terms.append(f"idle limit {settings.idle_limit_s} s once someone has finished")
+    if settings.spectator_delay_s:
+        terms.append(f"spectators see boards {settings.spectator_delay_s} s late")
+    if terms:
+        said = "   ".join(terms)
+        lines.append(Text(said[0].upper() + said[1:]))
     if settings.practice:
         lines.append(
             Text("Practice room: H gives a hint during the race; not ranked.", style="dim")

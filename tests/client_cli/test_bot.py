@@ -118,7 +118,7 @@ async def test_bots_for_the_host_fill_the_room(
         await ada.wait_for("Bot 2 joined as")
         async with asyncio.timeout(LIMIT_S):
             assert await first == "ready"
-        assert said == ["All 2 bots are seated. Type ready when you are."]
+        assert said == ["Both bots are seated. Type ready when you are."]
         await ready_and_go(clock, ada)
         await ada.type("resign", expect="You resigned after")
         await ada.wait_for("Race 1 results:")
@@ -126,7 +126,7 @@ async def test_bots_for_the_host_fill_the_room(
         assert room is not None and not any(player.away for player in room.players)
         assert team.task is not None and not team.task.done(), "the bots stay for a rematch"
     assert team.task.done(), "they leave with the host"
-    assert said == ["All 2 bots are seated. Type ready when you are."]
+    assert said == ["Both bots are seated. Type ready when you are."]
 
 
 async def test_a_bot_says_ready_again_after_the_host_changes_the_settings(

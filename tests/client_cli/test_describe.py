@@ -25,7 +25,7 @@ from protocol import (
     SettingsChanged,
     Sync,
 )
-from tests.client_cli._samples import board, room
+from tests.client_cli._samples import board, player, room
 
 
 @pytest.mark.parametrize(
@@ -54,9 +54,9 @@ from tests.client_cli._samples import board, room
             "Bob won in 1:23.456.",
         ),
         (
-            PlayerFinished(seat=0, outcome="timeout", at_ms=9, elapsed_ms=60000),
+            PlayerFinished(seat=0, outcome="timeout", at_ms=9, elapsed_ms=900000),
             0,
-            "You ran out of time after 1:00.000.",
+            "You ran out of time after 15:00.000.",
         ),
         (
             IdleWarning(seat=0, timeout_at_ms=9),
@@ -74,6 +74,14 @@ from tests.client_cli._samples import board, room
 )
 def test_event_lines(event: RoomEvent, you: int | None, text: str) -> None:
     assert describe(event, room(), you) == text
+
+
+def test_a_timeout_before_the_time_limit_says_whether_it_was_for_idling() -> None:
+    warned = room(players=(player(0, "Ada"), player(1, "Bob", idle_timeout_at_ms=70_000)))
+    idled = PlayerFinished(seat=1, outcome="timeout", at_ms=70_000, elapsed_ms=60_000)
+    assert describe(idled, warned, 0) == "Bob timed out for idling after 1:00.000."
+    ended = PlayerFinished(seat=0, outcome="timeout", at_ms=70_000, elapsed_ms=60_000)
+    assert describe(ended, warned, 0) == "You timed out after 1:00.000."
 
 
 def test_countdown_and_start_give_seconds_and_the_commit() -> None:

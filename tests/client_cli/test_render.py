@@ -78,6 +78,11 @@ def test_a_practice_room_says_hints_are_allowed() -> None:
     assert "practice" not in render_room(room(), you=0)
 
 
+def test_a_room_with_an_idle_limit_says_so() -> None:
+    assert "| idle limit 45 s |" in render_room(room(settings=Settings(idle_limit_s=45)), you=0)
+    assert "idle limit" not in render_room(room(), you=0)
+
+
 def test_racing_room() -> None:
     players = (
         player(0, "Ada", ready=True, progress=17, moves=40),

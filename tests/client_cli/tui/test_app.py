@@ -13,6 +13,7 @@ from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
 from engine import VARIANT_KEYS
 from protocol import CreateRoom, JoinRoom
+from protocol.limits import IDLE_WARNING_S
 from server.clock import ManualClock
 from tests.client_cli._driver import Terminal, ready_and_go
 from tests.client_cli.tui._boards import deal_one, pile_rows
@@ -25,6 +26,8 @@ from tests.client_cli.tui._screen import (
     wait_for_text,
     wait_until,
 )
+
+IDLE_S = 30
 
 
 @pytest.mark.parametrize("variant", VARIANT_KEYS)
@@ -120,6 +123,40 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
             text = await wait_for_text(pilot, "Race 1 results")
             assert "Replayed your 1 move: 0 cards home, agrees." in text
             assert "matches the commit" in text and "WARNING" not in text
+    finally:
+        await bob.close()
+
+
+async def test_an_idle_warning_rings_and_is_told_again_to_a_seat_resumed_under_it(
+    clock: ManualClock, server_url: str, tmp_path: Path
+) -> None:
+    bob = Terminal(server_url)
+    idle = FAST.model_copy(update={"idle_limit_s": IDLE_S})
+    bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=idle))
+    await bob.wait_for("Share the code")
+    code = bob.session.tracker.code
+    assert code is not None
+    try:
+        ada = RaceApp(
+            server_url, lambda id_: JoinRoom(id=id_, code=code, name="Ada"), UNICODE, tmp_path
+        )
+        async with ada.run_test(size=(80, 24)) as pilot:
+            await wait_for_text(pilot, "Bob")
+            await bob.type("ready")
+            await start_race(pilot, ada, clock)
+            await bob.type("resign", expect="You resigned")
+            clock.advance((IDLE_S - IDLE_WARNING_S) * 1000)
+            text = await wait_for_text(pilot, "You have been idle too long")
+            assert re.search(r"Ada \(you\) +idle \d:\d\d", text), text
+            assert ada.message.style == "bold red"
+            await pilot.press("ctrl+q")
+            await wait_until(pilot, lambda: ada.return_code is not None, "Ada to leave")
+        [saved] = statefile.load_all(tmp_path)
+        again = RaceApp(server_url, ada.entry, UNICODE, tmp_path)
+        again.entry = again.session.resume_from(saved)
+        async with again.run_test(size=(80, 24)) as pilot:
+            text = await wait_for_text(pilot, "You have been idle too long")
+            assert re.search(r"Ada \(you\) +idle \d:\d\d", text), text
     finally:
         await bob.close()
 

@@ -121,7 +121,7 @@ async def test_the_bots_come_back_and_play_on_when_the_player_resumes(
             )
 
         await wait_until(pilot, played_on, "both bots back, each moving or done")
-        await wait_for_text(pilot, "All 2 bots are back.")
+        await wait_for_text(pilot, "Both bots are back.")
         assert tracker.room is not None and tracker.room.phase == "racing"
 
 

@@ -57,6 +57,18 @@ def test_the_lobby_names_a_winnable_deal_and_offers_its_key_to_the_host() -> Non
     assert "w winnable" in lobby_keys(lobby, 0)
 
 
+def test_the_lobby_gives_the_idle_limit_and_the_spectator_delay_when_set() -> None:
+    def shown(settings: Settings) -> str:
+        return "\n".join(line.plain for line in lobby_lines(room(settings=settings), 0))
+
+    both = Settings(idle_limit_s=60, spectator_delay_s=5)
+    assert "Idle limit 60 s once someone has finished   spectators see boards 5 s late" in (
+        shown(both)
+    )
+    assert "Spectators see boards 5 s late" in shown(Settings(spectator_delay_s=5))
+    assert "dle limit" not in shown(Settings()) and "late" not in shown(Settings())
+
+
 def test_only_a_practice_lobby_says_hints_are_given() -> None:
     def shown(settings: Settings) -> str:
         return "\n".join(line.plain for line in lobby_lines(room(settings=settings), 0))
