@@ -65,6 +65,7 @@ from protocol.events import (
 from protocol.limits import PROTOCOL_VERSION
 from protocol.models import (
     DealVerdict,
+    HostEnd,
     Limits,
     LogEntry,
     PlayerInfo,
@@ -114,6 +115,7 @@ __all__ = [
     "Hello",
     "Hint",
     "HostChanged",
+    "HostEnd",
     "IdleWarning",
     "JoinRoom",
     "Joined",

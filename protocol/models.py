@@ -93,6 +93,18 @@ class DealVerdict(Model):
     """The search budget in CPU seconds (``undecided`` means it ran out)."""
 
 
+class HostEnd(Model):
+    """The host ended the race early (``end_race``): who, and when in race time.
+
+    The players it stopped are those whose race ended with ``timeout`` at exactly
+    ``elapsed_ms``."""
+
+    seat: Seat
+    """The host's seat."""
+    elapsed_ms: DurationMs
+    """When, counted from the start of the race."""
+
+
 class RoomSnapshot(Model):
     """The whole room at one ``seq``. The seed appears only once the race is over."""
 

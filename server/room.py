@@ -27,7 +27,7 @@ import msgpack
 from pydantic import TypeAdapter
 
 from protocol import ErrorCode, Phase, PlayerOutcome, RoomEvent, events
-from protocol.models import DealVerdict, RoomSnapshot, Settings
+from protocol.models import DealVerdict, HostEnd, RoomSnapshot, Settings
 from server._ranking import PlayerStats, player_info
 
 __all__ = [
@@ -107,6 +107,8 @@ class Room:
     """When the last race ended (set once it is ``finished``)."""
     verdict: DealVerdict | None = None
     """The solver's verdict on a race's deal, once known (`server.verdict`)."""
+    ended_by_host: HostEnd | None = None
+    """Set when the host ended the race early (`server.race.end_race`), until the rematch."""
 
     @property
     def spectators(self) -> int:

@@ -112,6 +112,7 @@ snapshots = st.builds(
     seed=st.none() | seeds,
     verdict=st.none() | deal_verdicts,
 )
+host_ends = st.builds(p.HostEnd, seat=seats, elapsed_ms=times)
 log_entries = st.builds(p.LogEntry, move=move_texts, at_ms=times, move_id=move_ids)
 results = st.builds(
     p.PlayerResult,
@@ -154,7 +155,12 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         p.ProgressMade, seat=seats, progress=progresses, moves=versions, outcome=player_outcomes
     ),
     p.PlayerFinished: st.builds(
-        p.PlayerFinished, seat=seats, outcome=finish_outcomes, at_ms=times, elapsed_ms=times
+        p.PlayerFinished,
+        seat=seats,
+        outcome=finish_outcomes,
+        at_ms=times,
+        elapsed_ms=times,
+        ended_by=st.none() | seats,
     ),
     p.BoardShown: st.builds(p.BoardShown, seat=seats, board=boards, version=versions, at_ms=times),
     p.RaceOver: st.builds(
@@ -165,6 +171,7 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         seed=seeds,
         seed_commit=digests,
         ranking=st.lists(results, max_size=3).map(tuple),
+        ended_by_host=st.none() | host_ends,
     ),
     p.Rematch: st.builds(p.Rematch, race_no=st.integers(2, 1000)),
     p.IdleWarning: st.builds(p.IdleWarning, seat=seats, timeout_at_ms=times),

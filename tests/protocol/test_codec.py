@@ -200,6 +200,24 @@ def test_a_ranking_line_without_decided_by_reads_as_none() -> None:
     assert read == line.model_copy(update={"decided_by": None})
 
 
+def test_frames_without_the_hosts_early_end_read_as_not_ended_by_the_host() -> None:
+    """``ended_by`` and ``ended_by_host`` came later: frames that leave them out still
+    decode, as a race that ended otherwise, and frames that carry them round-trip."""
+    over = p.RaceOver(
+        race_no=1, start_at_ms=1000, ended_at_ms=9000, seed="ab", seed_commit="cd" * 32,
+        ranking=(), ended_by_host=p.HostEnd(seat=0, elapsed_ms=8000),
+    )  # fmt: skip
+    stopped = p.PlayerFinished(seat=1, outcome="timeout", at_ms=9000, elapsed_ms=8000, ended_by=0)
+    for event, field in ((over, "ended_by_host"), (stopped, "ended_by")):
+        frame = p.EventFrame(seq=9, event=event)
+        assert p.decode_server(p.encode(frame)) == frame
+        older = frame.model_dump()
+        del older["event"][field]
+        decoded = p.decode_server(msgpack.packb(older))
+        assert isinstance(decoded, p.EventFrame)
+        assert decoded.event == event.model_copy(update={field: None})
+
+
 def test_decided_by_takes_only_the_named_comparisons() -> None:
     line = {
         "rank": 1, "seat": 0, "name": "Ann", "outcome": "won", "progress": 52,

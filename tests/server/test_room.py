@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Literal
 
+import msgpack
 import pytest
 
 import engine
@@ -464,6 +465,13 @@ def test_storage_form_round_trips_every_field() -> None:
     assert r.from_bytes(r.to_bytes(room)) == room
     public = _lobby("Ann", settings=p.Settings(deal_number=9, max_players=8))
     assert r.from_bytes(r.to_bytes(public)) == public
+
+
+def test_a_room_stored_before_the_hosts_early_end_was_kept_reads_as_not_ended() -> None:
+    room = _racing("Ann", "Bob")
+    older = msgpack.unpackb(r.to_bytes(room))
+    del older["ended_by_host"]
+    assert r.from_bytes(msgpack.packb(older)) == room
 
 
 @pytest.mark.parametrize("data", [b"", b"\x01", b"\x92\x02\x01", b"\x91\x01", b"\xc1"])
