@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from client_cli.render import deal_name, format_clock, format_duration
+from client_cli.render import FINISH_VERBS, deal_name, format_clock, format_duration
 from client_cli.room import player_name
 from client_cli.solver_news import verdict_text
 from engine import find_variant
@@ -37,13 +37,6 @@ from protocol import (
 )
 
 Describe = Callable[[Any, RoomSnapshot, "int | None"], "str | None"]
-
-_FINISH_VERBS = {
-    "won": "won in",
-    "stuck": "got stuck after",
-    "resigned": "resigned after",
-    "timeout": "ran out of time after",
-}
 
 
 def describe(event: RoomEvent, room: RoomSnapshot, you: int | None) -> str | None:
@@ -142,8 +135,12 @@ def _progress(event: ProgressMade, room: RoomSnapshot, you: int | None) -> str |
 
 
 def _finished(event: PlayerFinished, room: RoomSnapshot, you: int | None) -> str:
-    verb = _FINISH_VERBS[event.outcome]
-    return f"{_who(room, event.seat, you)} {verb} {format_duration(event.elapsed_ms)}."
+    who, elapsed = _who(room, event.seat, you), format_duration(event.elapsed_ms)
+    if event.ended_by is None:
+        return f"{who} {FINISH_VERBS[event.outcome]} {elapsed}."
+    was = "were" if event.seat == you else "was"
+    host = "you" if event.ended_by == you else f"the host, {player_name(room, event.ended_by)},"
+    return f"{who} {was} stopped after {elapsed}: {host} ended the race early."
 
 
 def _idle(event: IdleWarning, room: RoomSnapshot, you: int | None) -> str:

@@ -11,6 +11,8 @@ from engine import Rules, find_variant
 from engine.cards import RANKS, SUITS
 from protocol import (
     BoardView,
+    FinishOutcome,
+    HostEnd,
     PlayerInfo,
     PlayerResult,
     RaceOver,
@@ -33,6 +35,15 @@ PLACED_BY: dict[RankReason, str] = {
     "seat": "exact tie, higher seat",
 }
 """Why a line of the ranking is below the one above it (docs/protocol.md, "Ranking")."""
+FINISH_VERBS: dict[FinishOutcome, str] = {
+    "won": "won in",
+    "stuck": "got stuck after",
+    "resigned": "resigned after",
+    "timeout": "ran out of time after",
+}
+"""How a player's race ended, said before its race time."""
+STOPPED = "stopped"
+"""The outcome shown for a player the host's early end stopped (``timeout`` on the wire)."""
 
 
 def render(board: BoardView) -> str:
@@ -73,12 +84,40 @@ def render_room(room: RoomSnapshot, you: int | None = None) -> str:
 
 def render_ranking(over: RaceOver, total: int) -> str:
     """Final ranking, best first: outcome, cards home, race time, moves, and why
-    each player is below the one above."""
+    each player is below the one above; first, the host's early end, if any."""
     lines = [f"Race {over.race_no} results:"]
+    if over.ended_by_host is not None:
+        lines.append(host_end_text(over.ended_by_host, seat_name(over, over.ended_by_host.seat)))
     width = max((len(result.name) for result in over.ranking), default=0)
     for result in over.ranking:
-        lines.append(_result_line(result, width, total))
+        lines.append(_result_line(result, outcome_word(over, result), width, total))
     return "\n".join(lines)
+
+
+def stopped_by_host(end: HostEnd | None, outcome: str, elapsed_ms: int) -> bool:
+    """Whether the host's early end of the race is what ended this player's race
+    (docs/protocol.md, "HostEnd")."""
+    return end is not None and outcome == "timeout" and elapsed_ms == end.elapsed_ms
+
+
+def outcome_word(over: RaceOver, result: PlayerResult) -> str:
+    """A ranking line's outcome as shown: `STOPPED` for a player the host stopped."""
+    if stopped_by_host(over.ended_by_host, result.outcome, result.elapsed_ms):
+        return STOPPED
+    return result.outcome
+
+
+def host_end_text(end: HostEnd, host: str) -> str:
+    """The host's early end of a race in a sentence; `host` is their name."""
+    return (
+        f"The host, {host}, ended the race early at {format_duration(end.elapsed_ms)}:"
+        " those still racing stopped."
+    )
+
+
+def seat_name(over: RaceOver, seat: int) -> str:
+    """The name of the player in `seat`, from the race's ranking."""
+    return next((r.name for r in over.ranking if r.seat == seat), f"seat {seat + 1}")
 
 
 def counted(number: int, word: str) -> str:
@@ -209,9 +248,9 @@ def _player_line(
     return f"  #{player.seat + 1} {player.name:<{width}}  {'  '.join(marks)}".rstrip()
 
 
-def _result_line(result: PlayerResult, width: int, total: int) -> str:
+def _result_line(result: PlayerResult, outcome: str, width: int, total: int) -> str:
     return (
-        f"  {result.rank}. {result.name:<{width}}  {result.outcome:<8}"
+        f"  {result.rank}. {result.name:<{width}}  {outcome:<8}"
         f"  {result.progress:>3}/{total}  {format_duration(result.elapsed_ms):>9}"
         f"  {result.moves:>4} {'move ' if result.moves == 1 else 'moves'}"
         + ("" if result.decided_by is None else f"  ({PLACED_BY[result.decided_by]})")

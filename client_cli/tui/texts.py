@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from client_cli.render import deal_name, format_clock, format_duration
+from client_cli.render import (
+    deal_name,
+    format_clock,
+    format_duration,
+    host_end_text,
+    outcome_word,
+    seat_name,
+)
 from client_cli.tui.panel import state_of
 from engine import find_variant
 from protocol import RaceOver, RoomSnapshot
@@ -92,14 +99,18 @@ def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
 
 
 def results_lines(over: RaceOver, total: int, checks: list[str]) -> list[Text]:
-    """The ranking with outcome, cards home, race time and moves; then the replay checks."""
-    lines = [Text(f"Race {over.race_no} results", style="bold"), Text(TIE_BREAKS, style="dim")]
-    lines.append(Text(""))
+    """The ranking with outcome, cards home, race time and moves (and who stopped the
+    race, if the host did); then the replay checks."""
+    lines = [Text(f"Race {over.race_no} results", style="bold")]
+    if over.ended_by_host is not None:
+        host = seat_name(over, over.ended_by_host.seat)
+        lines.append(Text(host_end_text(over.ended_by_host, host), style="bold yellow"))
+    lines += [Text(TIE_BREAKS, style="dim"), Text("")]
     for result in over.ranking:
         style = "bold green" if result.outcome == "won" else ""
         lines.append(
             Text(
-                f" {result.rank}. {result.name:<16} {result.outcome:<9}"
+                f" {result.rank}. {result.name:<16} {outcome_word(over, result):<9}"
                 f"{result.progress:>4}/{total}  {format_duration(result.elapsed_ms):>9}"
                 f"  {result.moves:>4} {'move' if result.moves == 1 else 'moves'}",
                 style=style,

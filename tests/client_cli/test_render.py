@@ -16,7 +16,7 @@ from client_cli.render import (
     render_ranking,
     render_room,
 )
-from protocol import RankReason, Settings
+from protocol import HostEnd, RankReason, Settings
 from tests.client_cli._samples import board, log, player, race_over, result, room
 from tests.client_cli._snapshots import assert_snapshot
 
@@ -103,6 +103,16 @@ def test_ranking() -> None:
         ),
     )  # fmt: skip
     assert_snapshot("ranking", render_ranking(race_over(ranking, race_no=3), total=104))
+
+
+def test_a_ranking_says_the_host_ended_the_race_and_whom_it_stopped() -> None:
+    ranking = (
+        result(1, 1, "Bob", outcome="timeout", progress=30, elapsed_ms=7000, decided_by=None),
+        result(2, 2, "Cy", outcome="timeout", progress=20, elapsed_ms=5000, decided_by="progress"),
+        result(3, 0, "Ada", outcome="timeout", progress=10, elapsed_ms=7000, decided_by="progress"),
+    )
+    over = race_over(ranking, ended_by_host=HostEnd(seat=0, elapsed_ms=7000))
+    assert_snapshot("ranking_host_end", render_ranking(over, total=104))
 
 
 @pytest.mark.parametrize(

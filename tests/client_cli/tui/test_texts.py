@@ -8,7 +8,7 @@ from client_cli.tui.texts import (
     lobby_lines,
     results_lines,
 )
-from protocol import Settings
+from protocol import HostEnd, Settings
 from tests.client_cli._samples import log, race_over, result, room
 
 
@@ -42,6 +42,22 @@ def test_results_show_the_tie_breaks_the_times_and_the_checks() -> None:
     assert text[3] == " 1. Bob              stuck       9/104   0:04.000     2 moves"
     assert text[4] == " 2. Ada              resigned    0/104   1:01.250     0 moves"
     assert lines[-1].style == "bold red" and lines[-2].style == "green"
+
+
+def test_results_say_the_host_ended_the_race_and_whom_it_stopped() -> None:
+    over = race_over(
+        (
+            result(1, 1, "Bob", outcome="timeout", progress=9, elapsed_ms=7_000),
+            result(2, 0, "Ada", outcome="timeout", progress=0, elapsed_ms=5_000),
+        ),
+        ended_by_host=HostEnd(seat=1, elapsed_ms=7_000),
+    )
+    text = [line.plain for line in results_lines(over, 104, [])]
+    assert text[1] == (
+        "The host, Bob, ended the race early at 0:07.000: those still racing stopped."
+    )
+    assert text[4] == " 1. Bob              stopped     9/104   0:07.000     0 moves"
+    assert text[5] == " 2. Ada              timeout     0/104   0:05.000     0 moves"
 
 
 def test_help_fits_the_help_box_at_80_columns() -> None:
