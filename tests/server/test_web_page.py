@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import engine
-from protocol import HIDDEN_CARD, BoardView, RequestRematch, Settings
+from protocol import HIDDEN_CARD, BoardView, EndRace, RequestRematch, Settings
 from protocol.limits import IDLE_WARNING_S
 from server.app import RaceServer
 from server.clock import ManualClock
@@ -342,6 +342,47 @@ async def test_a_page_opened_after_the_race_ranks_its_players(
 
 
 BADGES = "() => Array.from(document.querySelectorAll('#boards .badge'), (b) => b.textContent)"
+OUTCOME_CELLS = (
+    "() => Array.from(document.querySelectorAll('#ranking tr'), (r) => r.cells[2].textContent)"
+)
+
+
+async def test_a_race_the_host_ends_early_is_shown_as_ended_by_the_host(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    ada, bob = race.racers
+    await bob.play("draw")
+    assert race.started is not None
+    race.advance_to(race.started.start_at_ms + 7_000)
+    assert (await ada.client.call(EndRace)).type == "ok"
+    await race_over(race)
+    said = "The host, Ada, ended the race early at 0:07.0: those still racing stopped."
+    await tab.wait_for(f"() => ({TEXT})(['#ended']) === {said!r}")
+    stopped = ["stopped by the host"] * 2
+    assert await tab.run(OUTCOME_CELLS) == stopped
+    assert await tab.run(BADGES) == stopped
+    assert "the host ended it early" in await tab.run(TEXT, "#banner")
+    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-host-end.png"))
+    later = await open_tab(chromium, page_url(server, race.code))
+    await later.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
+    assert await later.run(TEXT, "#ended") == said, "the join reply's results say it too"
+    assert await later.run(OUTCOME_CELLS) == stopped
+    assert tab.errors == later.errors == []
+
+
+async def test_a_race_that_ends_otherwise_says_nothing_of_the_host(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    assert race.started is not None
+    race.advance_to(race.started.ends_at_ms)
+    await race_over(race)
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
+    assert await tab.run(OUTCOME_CELLS) == ["timed out"] * 2
+    assert await tab.run("() => document.getElementById('ended').hidden")
+    assert "host" not in await tab.run(TEXT, "#banner")
+    assert tab.errors == []
 
 
 async def test_a_racer_who_leaves_keeps_the_outcome_of_their_race(
