@@ -70,8 +70,10 @@ from protocol.models import (
     LogEntry,
     PlayerInfo,
     PlayerResult,
+    RaceSummary,
     RoomSnapshot,
     Settings,
+    SummaryLine,
 )
 from protocol.server_messages import (
     SERVER_ADAPTER,
@@ -139,6 +141,7 @@ __all__ = [
     "ProtocolError",
     "RaceOver",
     "RaceStarted",
+    "RaceSummary",
     "RankReason",
     "Ready",
     "ReadyChanged",
@@ -156,6 +159,7 @@ __all__ = [
     "SettingsChanged",
     "Snapshot",
     "SpectatorCount",
+    "SummaryLine",
     "Sync",
     "Verdict",
     "Welcome",

@@ -26,7 +26,7 @@ from protocol._types import (
     Version,
 )
 from protocol.board import BoardView
-from protocol.models import DealVerdict, HostEnd, PlayerResult, Settings
+from protocol.models import DealVerdict, HostEnd, PlayerResult, RaceSummary, Settings
 
 
 class PlayerJoined(Model):
@@ -166,6 +166,9 @@ class Rematch(Model):
 
     type: Literal["rematch"] = "rematch"
     race_no: Annotated[int, Field(ge=2)]
+    last_race: RaceSummary | None = None
+    """The race just over in brief, as the room's snapshots carry it from now on.
+    Optional on the wire."""
 
 
 RoomEvent = Annotated[

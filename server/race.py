@@ -23,7 +23,7 @@ from typing import Literal
 import engine
 from protocol import BoardView, ErrorCode, HostEnd, events
 from protocol.limits import IDLE_WARNING_S
-from server._ranking import PlayerStats, race_results
+from server._ranking import PlayerStats, race_results, summary
 from server.room import (
     Player,
     Room,
@@ -231,13 +231,17 @@ def _race_over(
     )
 
 
-def rematch(room: Room, seat: int, secret: bytes) -> Transition:
+def rematch(room: Room, seat: int, secret: bytes, stats: Mapping[int, PlayerStats]) -> Transition:
     """Host only, after a race: back to the lobby with a new secret, nobody ready.
 
-    Players who left during the race lose their seats now.
+    Players who left during the race lose their seats now. The room keeps the race
+    just over in brief (`Room.last_race`, from ``stats``, which maps seat to record
+    and need no move logs) in place of the one before, for its lobby.
     """
     require_host(room, seat)
     require_phase(room, "finished")
+    over = results(room, stats)
+    last_race = None if over is None else summary(over, room.variant)
     gone = [player.seat for player in room.players if player.away]
     players = tuple(
         Player(p.seat, p.name, process=p.process, token=p.token) for p in room.players if not p.away
@@ -250,9 +254,10 @@ def rematch(room: Room, seat: int, secret: bytes) -> Transition:
         race_no=room.race_no + 1,
         start_at_ms=None,
         ended_by_host=None,
+        last_race=last_race,
     )
     left = (events.PlayerLeft(seat=s, away=False) for s in gone)
-    return Transition(room, (events.Rematch(race_no=room.race_no), *left))
+    return Transition(room, (events.Rematch(race_no=room.race_no, last_race=last_race), *left))
 
 
 def _window(room: Room) -> tuple[int, int]:

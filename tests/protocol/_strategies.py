@@ -97,6 +97,23 @@ player_infos = st.builds(
     moves=versions,
     finished_at_ms=st.none() | times,
 )
+host_ends = st.builds(p.HostEnd, seat=seats, elapsed_ms=times)
+summary_lines = st.builds(
+    p.SummaryLine,
+    rank=st.integers(1, limits.MAX_PLAYERS),
+    seat=seats,
+    name=names,
+    outcome=finish_outcomes,
+    progress=progresses,
+    elapsed_ms=times,
+)
+race_summaries = st.builds(
+    p.RaceSummary,
+    race_no=st.integers(1, 1000),
+    variant=variants,
+    ranking=st.lists(summary_lines, max_size=limits.MAX_PLAYERS).map(tuple),
+    ended_by_host=st.none() | host_ends,
+)
 snapshots = st.builds(
     p.RoomSnapshot,
     code=codes,
@@ -111,8 +128,8 @@ snapshots = st.builds(
     seed_commit=st.none() | digests,
     seed=st.none() | seeds,
     verdict=st.none() | deal_verdicts,
+    last_race=st.none() | race_summaries,
 )
-host_ends = st.builds(p.HostEnd, seat=seats, elapsed_ms=times)
 log_entries = st.builds(p.LogEntry, move=move_texts, at_ms=times, move_id=move_ids)
 results = st.builds(
     p.PlayerResult,
@@ -173,7 +190,9 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         ranking=st.lists(results, max_size=3).map(tuple),
         ended_by_host=st.none() | host_ends,
     ),
-    p.Rematch: st.builds(p.Rematch, race_no=st.integers(2, 1000)),
+    p.Rematch: st.builds(
+        p.Rematch, race_no=st.integers(2, 1000), last_race=st.none() | race_summaries
+    ),
     p.IdleWarning: st.builds(p.IdleWarning, seat=seats, timeout_at_ms=times),
     p.DealAnalysed: st.builds(p.DealAnalysed, verdict=deal_verdicts),
 }

@@ -218,6 +218,18 @@ def test_frames_without_the_hosts_early_end_read_as_not_ended_by_the_host() -> N
         assert decoded.event == event.model_copy(update={field: None})
 
 
+def test_a_rematch_without_the_last_race_reads_as_none() -> None:
+    """``last_race`` came later than the rest of ``rematch``: a frame that leaves it
+    out still decodes, and one that carries it round-trips."""
+    line = p.SummaryLine(rank=1, seat=0, name="Ann", outcome="won", progress=52, elapsed_ms=9)
+    summary = p.RaceSummary(race_no=1, variant="little-milligan", ranking=(line,))
+    frame = p.EventFrame(seq=9, event=p.Rematch(race_no=2, last_race=summary))
+    assert p.decode_server(p.encode(frame)) == frame
+    older = frame.model_dump()
+    del older["event"]["last_race"]
+    assert p.decode_server(msgpack.packb(older)) == p.EventFrame(seq=9, event=p.Rematch(race_no=2))
+
+
 def test_decided_by_takes_only_the_named_comparisons() -> None:
     line = {
         "rank": 1, "seat": 0, "name": "Ann", "outcome": "won", "progress": 52,

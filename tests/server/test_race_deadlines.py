@@ -122,7 +122,7 @@ def test_a_race_the_host_ends_early_says_so_until_the_rematch() -> None:
     assert shown.ended_by_host == p.HostEnd(seat=0, elapsed_ms=4_000)
     assert race.results(over.room, {}) == shown
     assert r.from_bytes(r.to_bytes(over.room)) == over.room
-    assert race.rematch(over.room, 0, b"n" * 32).room.ended_by_host is None
+    assert race.rematch(over.room, 0, b"n" * 32, {}).room.ended_by_host is None
 
 
 def test_a_race_the_time_limit_ended_first_is_not_ended_by_the_host() -> None:
