@@ -7,6 +7,8 @@ move notation (``t3``, ``f2``, ``w``, ``r``) so what is shown can be typed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine import Rules, find_variant
 from engine.cards import RANKS, SUITS
 from protocol import (
@@ -16,9 +18,11 @@ from protocol import (
     PlayerInfo,
     PlayerResult,
     RaceOver,
+    RaceSummary,
     RankReason,
     RoomSnapshot,
     Settings,
+    SummaryLine,
 )
 
 EMPTY = "--"
@@ -79,6 +83,9 @@ def render_room(room: RoomSnapshot, you: int | None = None) -> str:
     width = max((len(player.name) for player in room.players), default=0)
     for player in room.players:
         lines.append(_player_line(room, player, width, total, you))
+    if room.phase == "lobby" and room.last_race is not None:
+        heading, *places = last_race_lines(room.last_race)
+        lines += [heading, *(f"  {place}" for place in places)]
     return "\n".join(lines)
 
 
@@ -87,7 +94,8 @@ def render_ranking(over: RaceOver, total: int) -> str:
     each player is below the one above; first, the host's early end, if any."""
     lines = [f"Race {over.race_no} results:"]
     if over.ended_by_host is not None:
-        lines.append(host_end_text(over.ended_by_host, seat_name(over, over.ended_by_host.seat)))
+        host = seat_name(over.ranking, over.ended_by_host.seat)
+        lines.append(host_end_text(over.ended_by_host, host))
     width = max((len(result.name) for result in over.ranking), default=0)
     for result in over.ranking:
         lines.append(_result_line(result, outcome_word(over, result), width, total))
@@ -115,9 +123,20 @@ def host_end_text(end: HostEnd, host: str) -> str:
     )
 
 
-def seat_name(over: RaceOver, seat: int) -> str:
-    """The name of the player in `seat`, from the race's ranking."""
-    return next((r.name for r in over.ranking if r.seat == seat), f"seat {seat + 1}")
+def seat_name(ranking: Iterable[PlayerResult | SummaryLine], seat: int) -> str:
+    """The name of the player in `seat`, from a race's ranking."""
+    return next((line.name for line in ranking if line.seat == seat), f"seat {seat + 1}")
+
+
+def last_race_lines(summary: RaceSummary) -> list[str]:
+    """The previous race in brief, for a lobby: a heading (with the host's early end,
+    if any), then each player's place and how their race ended."""
+    end, heading = summary.ended_by_host, f"Last race (race {summary.race_no})"
+    if end is not None:
+        host = seat_name(summary.ranking, end.seat)
+        heading += f", ended early by the host, {host}, at {format_duration(end.elapsed_ms)}"
+    total = find_variant(summary.variant).total
+    return [f"{heading}:", *(_summary_place(line, end, total) for line in summary.ranking)]
 
 
 def counted(number: int, word: str) -> str:
@@ -246,6 +265,16 @@ def _player_line(
     if player.seat == you:
         marks.append("(you)")
     return f"  #{player.seat + 1} {player.name:<{width}}  {'  '.join(marks)}".rstrip()
+
+
+def _summary_place(line: SummaryLine, end: HostEnd | None, total: int) -> str:
+    elapsed = format_duration(line.elapsed_ms)
+    if line.outcome == "won":
+        return f"{line.rank}. {line.name} won in {elapsed}"
+    verb = FINISH_VERBS[line.outcome]
+    if stopped_by_host(end, line.outcome, line.elapsed_ms):
+        verb = "was stopped by the host after"
+    return f"{line.rank}. {line.name} {verb} {elapsed} with {line.progress}/{total} cards home"
 
 
 def _result_line(result: PlayerResult, outcome: str, width: int, total: int) -> str:

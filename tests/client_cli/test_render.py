@@ -17,7 +17,7 @@ from client_cli.render import (
     render_room,
 )
 from protocol import HostEnd, RankReason, Settings
-from tests.client_cli._samples import board, log, player, race_over, result, room
+from tests.client_cli._samples import board, last_race, log, player, race_over, result, room
 from tests.client_cli._snapshots import assert_snapshot
 
 
@@ -70,6 +70,13 @@ def test_a_finished_game_says_how_it_ended() -> None:
 def test_lobby_room() -> None:
     settings = Settings(max_players=3, deal_number=42, countdown_s=5)
     assert_snapshot("room_lobby", render_room(room(settings=settings), you=1))
+
+
+def test_a_lobby_after_a_rematch_tells_how_the_race_before_ended() -> None:
+    lobby = room(race_no=2, last_race=last_race())
+    assert_snapshot("room_lobby_last_race", render_room(lobby, you=1))
+    racing = room(phase="racing", race_no=2, last_race=last_race(), start_at_ms=1000)
+    assert "Last race" not in render_room(racing, you=1), "only the lobby tells it"
 
 
 def test_a_practice_room_says_hints_are_allowed() -> None:

@@ -247,6 +247,12 @@ async def test_a_race_the_host_ends_is_told_as_such_and_its_replays_agree(
         assert news in terminal.text
         assert "The host, Ada, ended the race early at 0:07.000: those still racing" in shown
         assert "WARNING" not in terminal.text
+    await ada.type("rematch", expect="Rematch: back to the lobby for race 2.")
+    heading = "Last race (race 1), ended early by the host, Ada, at 0:07.000:"
+    places = "  1. Ada was stopped by the host after 0:07.000 with 0/104 cards home"
+    late = await _join(terminals, server_url, _code(ada), role="spectator")
+    assert f"{heading}\n{places}" in late.text
+    assert heading in await bob.type("room", expect="Last race")
 
 
 async def test_two_players_on_one_machine_each_keep_their_own_seat(
