@@ -11,6 +11,15 @@ const VARIANTS = {
   "little-billie": "Little Billie",
   "double-canfield-40": "Double Canfield 40",
 };
+/** Cards in a game of each variant: what "all home" is. */
+const CARDS = { "little-forty": 104, "little-milligan": 52, "little-billie": 104, "double-canfield-40": 104 };
+/** How a racer's race ended, said before its race time. */
+const ENDINGS = {
+  won: "won in",
+  stuck: "got stuck after",
+  resigned: "resigned after",
+  timeout: "timed out after",
+};
 const OUTCOMES = {
   playing: "racing",
   won: "won",
@@ -40,11 +49,44 @@ export function stoppedByHost(result, hostEnd) {
   return hostEnd != null && result.outcome === "timeout" && result.elapsed_ms === hostEnd.elapsed_ms;
 }
 
+/** The name of the racer in `seat`, from a race's ranking. */
+function seatName(ranking, seat) {
+  return ranking.find((line) => line.seat === seat)?.name ?? `seat ${seat + 1}`;
+}
+
 /** The host's early end of a race in a sentence, naming the host from the ranking. */
 export function hostEndText(over) {
   const end = over.ended_by_host;
-  const host = over.ranking.find((line) => line.seat === end.seat)?.name ?? `seat ${end.seat + 1}`;
+  const host = seatName(over.ranking, end.seat);
   return `The host, ${host}, ended the race early at ${formatDuration(end.elapsed_ms, true)}: those still racing stopped.`;
+}
+
+/** The previous race in brief (a RaceSummary), for the lobby: a heading, then each
+ * racer's place and how their race ended. */
+export function lastRaceLines(summary) {
+  const end = summary.ended_by_host;
+  let heading = `Last race (race ${summary.race_no})`;
+  if (end != null) {
+    heading += `, ended early by the host, ${seatName(summary.ranking, end.seat)}, at ${formatDuration(end.elapsed_ms, true)}`;
+  }
+  const total = CARDS[summary.variant];
+  const places = summary.ranking.map((line) => {
+    const time = formatDuration(line.elapsed_ms, true);
+    if (line.outcome === "won") return `${line.rank}. ${line.name} won in ${time}`;
+    const ending = stoppedByHost(line, end) ? "was stopped by the host after" : ENDINGS[line.outcome] ?? line.outcome;
+    const home = total === undefined ? `${line.progress}` : `${line.progress}/${total}`;
+    return `${line.rank}. ${line.name} ${ending} ${time} with ${home} cards home`;
+  });
+  return [`${heading}:`, ...places];
+}
+
+function lastRaceFor(summary) {
+  const [heading, ...places] = lastRaceLines(summary);
+  const block = element("div", "last-race");
+  const list = element("ol");
+  list.append(...places.map((place) => element("li", "", place)));
+  block.append(element("span", "", heading), list);
+  return block;
 }
 
 /** m:ss, or m:ss.t with `tenths`; negative durations count as zero. */
@@ -137,6 +179,7 @@ function bannerFor(room, result) {
     const seats = `${room.players.length} of ${room.settings.max_players} seats taken`;
     banner.append(element("strong", "", "In the lobby"), ` \u2014 ${seats}, ${waiting} not ready yet`);
     banner.append(element("span", "terms", termsText(room.settings)));
+    if (room.last_race != null) banner.append(lastRaceFor(room.last_race));
   } else if (room.phase === "countdown") {
     banner.append(element("span", "", "Get set: the race starts in "), element("strong", "count-down", ""));
     banner.append(element("span", "terms", termsText(room.settings)));

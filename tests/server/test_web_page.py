@@ -59,6 +59,9 @@ PROGRESS = """(seat) => {
 MOVED = f"([seat]) => {{ const p = ({PROGRESS})(seat); return p[0] > 0 && p; }}"
 VERSION = '(seat) => document.querySelector(`#boards [data-seat="${seat}"]`).dataset.version'
 TEXT = "([selector]) => document.querySelector(selector).textContent"
+PLACES = (
+    "() => Array.from(document.querySelectorAll('#banner .last-race li'), (li) => li.textContent)"
+)
 VERDICT_BUDGET_S = 0.2
 """The solver's budget for the raced deal, which it does not decide in that time."""
 
@@ -100,6 +103,11 @@ def first_progress(line: list[str]) -> int:
 
 async def watched_race(connect: Callable[[], Awaitable[Client]]) -> Race:
     return await open_race(connect, VARIANT, ["Ada", "Bob"], SETTINGS, watchers=1)
+
+
+def tenths(ms: int) -> str:
+    """A race time as the page gives it: m:ss.t."""
+    return f"{ms // 60_000}:{ms // 1000 % 60:02d}.{ms // 100 % 10}"
 
 
 def page_url(server: RaceServer, code: str) -> str:
@@ -177,6 +185,11 @@ async def test_a_race_watched_live_from_lobby_to_seed_check(
     assert await tab.run("() => document.getElementById('results').hidden")
     assert await tab.run("() => document.querySelectorAll('#boards .cards').length") == 0
     assert "race 2" in await tab.run(TEXT, "#room-id")
+    assert await tab.run(TEXT, "#banner .last-race span") == "Last race (race 1):"
+    assert await tab.run(PLACES) == [
+        f"{r.rank}. {r.name} resigned after {tenths(r.elapsed_ms)} with {r.progress}/104 cards home"
+        for r in over.ranking
+    ]
     assert tab.errors == []
 
 
@@ -368,7 +381,17 @@ async def test_a_race_the_host_ends_early_is_shown_as_ended_by_the_host(
     await later.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
     assert await later.run(TEXT, "#ended") == said, "the join reply's results say it too"
     assert await later.run(OUTCOME_CELLS) == stopped
-    assert tab.errors == later.errors == []
+    assert (await ada.client.call(RequestRematch)).type == "ok"
+    last = "Last race (race 1), ended early by the host, Ada, at 0:07.0:"
+    places = [f"{n}. {name} was stopped by the host after 0:07.0 with 0/104 cards home"
+              for n, name in ((1, "Ada"), (2, "Bob"))]  # fmt: skip
+    after = await open_tab(chromium, page_url(server, race.code))
+    for page in (tab, after):
+        await page.wait_for("() => document.querySelector('#banner .last-race')")
+        assert await page.run(TEXT, "#banner .last-race span") == last
+        assert await page.run(PLACES) == places
+    await after.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-last-race.png"))
+    assert tab.errors == later.errors == after.errors == []
 
 
 async def test_a_race_that_ends_otherwise_says_nothing_of_the_host(
