@@ -575,6 +575,8 @@ async def test_an_idle_racer_is_shown_warned_until_they_move_or_time_out(
     # Timed out with most of the race's time left: not "out of time".
     await tab.wait_for(f"() => ({BADGES})()[1] === 'timed out'")
     assert await tab.run(f"([seat]) => ({IDLE})(seat)", 1) == NOT_WARNED
+    # The badge may show the finish before the page has the ranking.
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
     result = "() => document.querySelector('#ranking tr:nth-child(2)').cells[2].textContent"
     assert await tab.run(result) == "timed out"
     assert tab.errors == []
