@@ -235,8 +235,8 @@ def rematch(room: Room, seat: int, secret: bytes, stats: Mapping[int, PlayerStat
     """Host only, after a race: back to the lobby with a new secret, nobody ready.
 
     Players who left during the race lose their seats now. The room keeps the race
-    just over in brief (`Room.last_race`, from ``stats``, which maps seat to record
-    and need no move logs) in place of the one before, for its lobby.
+    just over in brief for its lobby (`Room.last_race`, in place of the one before),
+    ranked from ``stats``: seat to record, move logs not needed.
     """
     require_host(room, seat)
     require_phase(room, "finished")

@@ -390,7 +390,7 @@ async def test_the_lobby_after_a_rematch_tells_the_last_race_in_words(tab: Tab) 
     }  # fmt: skip
     script = """async ([summary]) => {
       const { applyEvent } = await import("./static/room.js");
-      const { lastRaceLines } = await import("./static/view.js");
+      const { lastRaceLines } = await import("./static/words.js");
       const room = { phase: "finished", race_no: 1, players: [] };
       const lobby = applyEvent(room, { type: "rematch", race_no: 2, last_race: summary });
       const older = applyEvent(room, { type: "rematch", race_no: 2 });
