@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from client_cli.render import deal_name, format_clock, format_duration
+from client_cli.render import FINISH_VERBS, deal_name, format_clock, format_duration
 from client_cli.room import player_name
 from client_cli.solver_news import verdict_text
 from engine import find_variant
@@ -37,13 +37,6 @@ from protocol import (
 )
 
 Describe = Callable[[Any, RoomSnapshot, "int | None"], "str | None"]
-
-_FINISH_VERBS = {
-    "won": "won in",
-    "stuck": "got stuck after",
-    "resigned": "resigned after",
-    "timeout": "ran out of time after",
-}
 
 
 def describe(event: RoomEvent, room: RoomSnapshot, you: int | None) -> str | None:
@@ -142,11 +135,16 @@ def _progress(event: ProgressMade, room: RoomSnapshot, you: int | None) -> str |
 
 
 def _finished(event: PlayerFinished, room: RoomSnapshot, you: int | None) -> str:
-    verb = _FINISH_VERBS[event.outcome]
+    who, elapsed = _who(room, event.seat, you), format_duration(event.elapsed_ms)
+    if event.ended_by is not None:
+        was = "were" if event.seat == you else "was"
+        host = "you" if event.ended_by == you else f"the host, {player_name(room, event.ended_by)},"
+        return f"{who} {was} stopped after {elapsed}: {host} ended the race early."
+    verb = FINISH_VERBS[event.outcome]
     if event.outcome == "timeout" and event.elapsed_ms < room.settings.time_limit_s * 1000:
         idle = any(p.seat == event.seat and p.idle_timeout_at_ms is not None for p in room.players)
         verb = "timed out for idling after" if idle else "timed out after"
-    return f"{_who(room, event.seat, you)} {verb} {format_duration(event.elapsed_ms)}."
+    return f"{who} {verb} {elapsed}."
 
 
 def idle_news(seat: int, room: RoomSnapshot, you: int | None) -> str:

@@ -7,16 +7,22 @@ move notation (``t3``, ``f2``, ``w``, ``r``) so what is shown can be typed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine import Rules, find_variant
 from engine.cards import RANKS, SUITS
 from protocol import (
     BoardView,
+    FinishOutcome,
+    HostEnd,
     PlayerInfo,
     PlayerResult,
     RaceOver,
+    RaceSummary,
     RankReason,
     RoomSnapshot,
     Settings,
+    SummaryLine,
 )
 
 EMPTY = "--"
@@ -33,6 +39,15 @@ PLACED_BY: dict[RankReason, str] = {
     "seat": "exact tie, higher seat",
 }
 """Why a line of the ranking is below the one above it (docs/protocol.md, "Ranking")."""
+FINISH_VERBS: dict[FinishOutcome, str] = {
+    "won": "won in",
+    "stuck": "got stuck after",
+    "resigned": "resigned after",
+    "timeout": "ran out of time after",
+}
+"""How a player's race ended, said before its race time."""
+STOPPED = "stopped"
+"""The outcome shown for a player the host's early end stopped (``timeout`` on the wire)."""
 
 
 def render(board: BoardView) -> str:
@@ -68,17 +83,60 @@ def render_room(room: RoomSnapshot, you: int | None = None) -> str:
     width = max((len(player.name) for player in room.players), default=0)
     for player in room.players:
         lines.append(_player_line(room, player, width, total, you))
+    if room.phase == "lobby" and room.last_race is not None:
+        heading, *places = last_race_lines(room.last_race)
+        lines += [heading, *(f"  {place}" for place in places)]
     return "\n".join(lines)
 
 
 def render_ranking(over: RaceOver, total: int) -> str:
     """Final ranking, best first: outcome, cards home, race time, moves, and why
-    each player is below the one above."""
+    each player is below the one above; first, the host's early end, if any."""
     lines = [f"Race {over.race_no} results:"]
+    if over.ended_by_host is not None:
+        host = seat_name(over.ranking, over.ended_by_host.seat)
+        lines.append(host_end_text(over.ended_by_host, host))
     width = max((len(result.name) for result in over.ranking), default=0)
     for result in over.ranking:
-        lines.append(_result_line(result, width, total))
+        lines.append(_result_line(result, outcome_word(over, result), width, total))
     return "\n".join(lines)
+
+
+def stopped_by_host(end: HostEnd | None, outcome: str, elapsed_ms: int) -> bool:
+    """Whether the host's early end of the race is what ended this player's race
+    (docs/protocol.md, "HostEnd")."""
+    return end is not None and outcome == "timeout" and elapsed_ms == end.elapsed_ms
+
+
+def outcome_word(over: RaceOver, result: PlayerResult) -> str:
+    """A ranking line's outcome as shown: `STOPPED` for a player the host stopped."""
+    if stopped_by_host(over.ended_by_host, result.outcome, result.elapsed_ms):
+        return STOPPED
+    return result.outcome
+
+
+def host_end_text(end: HostEnd, host: str) -> str:
+    """The host's early end of a race in a sentence; `host` is their name."""
+    return (
+        f"The host, {host}, ended the race early at {format_duration(end.elapsed_ms)}:"
+        " those still racing stopped."
+    )
+
+
+def seat_name(ranking: Iterable[PlayerResult | SummaryLine], seat: int) -> str:
+    """The name of the player in `seat`, from a race's ranking."""
+    return next((line.name for line in ranking if line.seat == seat), f"seat {seat + 1}")
+
+
+def last_race_lines(summary: RaceSummary) -> list[str]:
+    """The previous race in brief, for a lobby: a heading (with the host's early end,
+    if any), then each player's place and how their race ended."""
+    end, heading = summary.ended_by_host, f"Last race (race {summary.race_no})"
+    if end is not None:
+        host = seat_name(summary.ranking, end.seat)
+        heading += f", ended early by the host, {host}, at {format_duration(end.elapsed_ms)}"
+    total = find_variant(summary.variant).total
+    return [f"{heading}:", *(_summary_place(line, end, total) for line in summary.ranking)]
 
 
 def counted(number: int, word: str) -> str:
@@ -210,9 +268,19 @@ def _player_line(
     return f"  #{player.seat + 1} {player.name:<{width}}  {'  '.join(marks)}".rstrip()
 
 
-def _result_line(result: PlayerResult, width: int, total: int) -> str:
+def _summary_place(line: SummaryLine, end: HostEnd | None, total: int) -> str:
+    elapsed = format_duration(line.elapsed_ms)
+    if line.outcome == "won":
+        return f"{line.rank}. {line.name} won in {elapsed}"
+    verb = FINISH_VERBS[line.outcome]
+    if stopped_by_host(end, line.outcome, line.elapsed_ms):
+        verb = "was stopped by the host after"
+    return f"{line.rank}. {line.name} {verb} {elapsed} with {line.progress}/{total} cards home"
+
+
+def _result_line(result: PlayerResult, outcome: str, width: int, total: int) -> str:
     return (
-        f"  {result.rank}. {result.name:<{width}}  {result.outcome:<8}"
+        f"  {result.rank}. {result.name:<{width}}  {outcome:<8}"
         f"  {result.progress:>3}/{total}  {format_duration(result.elapsed_ms):>9}"
         f"  {result.moves:>4} {'move ' if result.moves == 1 else 'moves'}"
         + ("" if result.decided_by is None else f"  ({PLACED_BY[result.decided_by]})")

@@ -181,6 +181,7 @@ def _rematch(room: RoomSnapshot, event: Rematch) -> RoomSnapshot:
         "seed_commit": None,
         "seed": None,
         "verdict": None,
+        "last_race": event.last_race,
     }
     return room.model_copy(update=update)
 

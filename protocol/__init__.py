@@ -65,12 +65,15 @@ from protocol.events import (
 from protocol.limits import PROTOCOL_VERSION
 from protocol.models import (
     DealVerdict,
+    HostEnd,
     Limits,
     LogEntry,
     PlayerInfo,
     PlayerResult,
+    RaceSummary,
     RoomSnapshot,
     Settings,
+    SummaryLine,
 )
 from protocol.server_messages import (
     SERVER_ADAPTER,
@@ -114,6 +117,7 @@ __all__ = [
     "Hello",
     "Hint",
     "HostChanged",
+    "HostEnd",
     "IdleWarning",
     "JoinRoom",
     "Joined",
@@ -137,6 +141,7 @@ __all__ = [
     "ProtocolError",
     "RaceOver",
     "RaceStarted",
+    "RaceSummary",
     "RankReason",
     "Ready",
     "ReadyChanged",
@@ -154,6 +159,7 @@ __all__ = [
     "SettingsChanged",
     "Snapshot",
     "SpectatorCount",
+    "SummaryLine",
     "Sync",
     "Verdict",
     "Welcome",

@@ -26,7 +26,7 @@ from protocol._types import (
     Version,
 )
 from protocol.board import BoardView
-from protocol.models import DealVerdict, PlayerResult, Settings
+from protocol.models import DealVerdict, HostEnd, PlayerResult, RaceSummary, Settings
 
 
 class PlayerJoined(Model):
@@ -112,6 +112,9 @@ class PlayerFinished(Model):
     outcome: FinishOutcome
     at_ms: TimeMs
     elapsed_ms: DurationMs
+    ended_by: Seat | None = None
+    """The host's seat when the host ended the race early and so this player's race
+    (outcome ``timeout``); ``None`` otherwise. Optional on the wire."""
 
 
 class IdleWarning(Model):
@@ -146,6 +149,9 @@ class RaceOver(Model):
     seed: SeedHex
     seed_commit: Digest
     ranking: Annotated[tuple[PlayerResult, ...], Field(max_length=limits.MAX_PLAYERS)]
+    ended_by_host: HostEnd | None = None
+    """Set when the host ended the race early; ``None`` when every player's race ended
+    otherwise. Optional on the wire."""
 
 
 class DealAnalysed(Model):
@@ -160,6 +166,9 @@ class Rematch(Model):
 
     type: Literal["rematch"] = "rematch"
     race_no: Annotated[int, Field(ge=2)]
+    last_race: RaceSummary | None = None
+    """The race just over in brief, as the room's snapshots carry it from now on.
+    Optional on the wire."""
 
 
 RoomEvent = Annotated[

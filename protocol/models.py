@@ -97,6 +97,43 @@ class DealVerdict(Model):
     """The search budget in CPU seconds (``undecided`` means it ran out)."""
 
 
+class HostEnd(Model):
+    """The host ended the race early (``end_race``): who, and when in race time.
+
+    The players it stopped are those whose race ended with ``timeout`` at exactly
+    ``elapsed_ms``."""
+
+    seat: Seat
+    """The host's seat."""
+    elapsed_ms: DurationMs
+    """When, counted from the start of the race."""
+
+
+class SummaryLine(Model):
+    """One player's line in a race's summary: how their race ended, without the moves."""
+
+    rank: Annotated[int, Field(ge=1, le=limits.MAX_PLAYERS)]
+    seat: Seat
+    name: Name
+    outcome: FinishOutcome
+    progress: Progress
+    """Cards on the foundations."""
+    elapsed_ms: DurationMs
+    """Race time: when the player's race ended, counted from the start."""
+
+
+class RaceSummary(Model):
+    """A finished race in brief (a few hundred bytes): its ``race_over`` without the
+    move logs, the seed and the instants, kept for the lobby of the room's next race."""
+
+    race_no: Annotated[int, Field(ge=1)]
+    variant: VariantKey
+    """The game raced (the lobby's may have changed since)."""
+    ranking: Annotated[tuple[SummaryLine, ...], Field(max_length=limits.MAX_PLAYERS)]
+    """Best first, as the race's ``race_over`` ranked them."""
+    ended_by_host: HostEnd | None = None
+
+
 class RoomSnapshot(Model):
     """The whole room at one ``seq``. The seed appears only once the race is over."""
 
@@ -113,6 +150,9 @@ class RoomSnapshot(Model):
     seed: SeedHex | None
     verdict: DealVerdict | None = None
     """The solver's verdict on the last race's deal, once it is known."""
+    last_race: RaceSummary | None = None
+    """The room's previous race (``race_no - 1``) in brief, from the rematch on;
+    ``None`` in the first race. Optional on the wire."""
 
 
 class LogEntry(Model):

@@ -15,7 +15,16 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Protocol, TypeVar
 
-from protocol import LogEntry, PlayerInfo, PlayerOutcome, PlayerResult, RankReason
+from protocol import (
+    LogEntry,
+    PlayerInfo,
+    PlayerOutcome,
+    PlayerResult,
+    RaceOver,
+    RaceSummary,
+    RankReason,
+    SummaryLine,
+)
 
 
 class Seated(Protocol):
@@ -92,6 +101,25 @@ def race_results(
     return tuple(
         _result(place, player, player_stats, start_at_ms, reasons[place - 1])
         for place, (player, player_stats) in enumerate(ranked, start=1)
+    )
+
+
+def summary(over: RaceOver, variant: str) -> RaceSummary:
+    """The race's results in brief, for the lobby of the next race: each line's place,
+    name, outcome, cards home and race time, without the move logs."""
+    lines = tuple(
+        SummaryLine(
+            rank=result.rank,
+            seat=result.seat,
+            name=result.name,
+            outcome=result.outcome,
+            progress=result.progress,
+            elapsed_ms=result.elapsed_ms,
+        )
+        for result in over.ranking
+    )
+    return RaceSummary(
+        race_no=over.race_no, variant=variant, ranking=lines, ended_by_host=over.ended_by_host
     )
 
 

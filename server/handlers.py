@@ -190,11 +190,12 @@ async def rematch(session: Session, message: RequestRematch) -> Ok:
     room, _, _ = await room_update.load(store, code)
     rooms.require_host(room, seat)  # refusals come before the pool's
     rooms.require_phase(room, "finished")
+    stats = await room_update.load_stats(store, code, room, logs=False)
 
     def change(current: Room) -> Transition:
         if current.race_no != room.race_no:
             raise RoomError(ErrorCode.ROOM_WRONG_PHASE, "that race was already rematched")
-        return races.rematch(current, seat, secret)
+        return races.rematch(current, seat, secret, stats)
 
     drawing = deals.fresh_secret(session.services, room.variant, room.settings, rematch=True)
     async with drawing as secret:

@@ -21,9 +21,9 @@ from dataclasses import replace
 from typing import Literal
 
 import engine
-from protocol import BoardView, ErrorCode, events
+from protocol import BoardView, ErrorCode, HostEnd, events
 from protocol.limits import IDLE_WARNING_S
-from server._ranking import PlayerStats, race_results
+from server._ranking import PlayerStats, race_results, summary
 from server.room import (
     Player,
     Room,
@@ -133,12 +133,18 @@ def end_race(
     (at the time limit, if that has passed).
 
     `seats` limits it to those seats (the ones whose games the server timed out).
+    A race the host cuts short before its time limit, stopping somebody, remembers
+    it (`Room.ended_by_host`) for its results; their ``player_finished`` say so too.
     """
     require_host(room, seat)
     if room.phase != "racing":
         raise RoomError(ErrorCode.ROOM_WRONG_PHASE, f"no race is running ({room.phase})")
     late = [p.seat for p in _racing(room) if seats is None or p.seat in seats]
-    return _time_out(room, dict.fromkeys(late, min(now_ms, time_limit(room))))
+    start_at, ends_at = _window(room)
+    if not late or now_ms >= ends_at:
+        return _time_out(room, dict.fromkeys(late, ends_at))
+    room = replace(room, ended_by_host=HostEnd(seat=seat, elapsed_ms=now_ms - start_at))
+    return _time_out(room, dict.fromkeys(late, now_ms), ended_by=seat)
 
 
 def time_limit(room: Room) -> int:
@@ -227,16 +233,21 @@ def _race_over(
         seed=room.seed.hex(),
         seed_commit=room.seed_commit,
         ranking=race_results(room.players, stats, start_at_ms),
+        ended_by_host=room.ended_by_host,
     )
 
 
-def rematch(room: Room, seat: int, secret: bytes) -> Transition:
+def rematch(room: Room, seat: int, secret: bytes, stats: Mapping[int, PlayerStats]) -> Transition:
     """Host only, after a race: back to the lobby with a new secret, nobody ready.
 
-    Players who left during the race lose their seats now.
+    Players who left during the race lose their seats now. The room keeps the race
+    just over in brief for its lobby (`Room.last_race`, in place of the one before),
+    ranked from ``stats``: seat to record, move logs not needed.
     """
     require_host(room, seat)
     require_phase(room, "finished")
+    over = results(room, stats)
+    last_race = None if over is None else summary(over, room.variant)
     gone = [player.seat for player in room.players if player.away]
     players = tuple(
         Player(p.seat, p.name, process=p.process, token=p.token) for p in room.players if not p.away
@@ -248,9 +259,11 @@ def rematch(room: Room, seat: int, secret: bytes) -> Transition:
         phase="lobby",
         race_no=room.race_no + 1,
         start_at_ms=None,
+        ended_by_host=None,
+        last_race=last_race,
     )
     left = (events.PlayerLeft(seat=s, away=False) for s in gone)
-    return Transition(room, (events.Rematch(race_no=room.race_no), *left))
+    return Transition(room, (events.Rematch(race_no=room.race_no, last_race=last_race), *left))
 
 
 def _window(room: Room) -> tuple[int, int]:
@@ -260,16 +273,18 @@ def _window(room: Room) -> tuple[int, int]:
     return room.start_at_ms, room.start_at_ms + room.settings.time_limit_s * 1000
 
 
-def _time_out(room: Room, seats: Mapping[int, int]) -> Transition:
-    """Seats (to the instant each times out at) finish with ``timeout``."""
+def _time_out(room: Room, seats: Mapping[int, int], ended_by: int | None = None) -> Transition:
+    """Seats (to the instant each times out at) finish with ``timeout``; `ended_by`:
+    the host who ended the race, if that is why."""
     start_at = _window(room)[0]
     finished: list[events.PlayerFinished] = []
     for seat, at_ms in seats.items():
         player = room.player(seat)
         room = put_player(room, replace(player, outcome="timeout", finished_at_ms=at_ms))
+        elapsed_ms = at_ms - start_at
         finished.append(
             events.PlayerFinished(
-                seat=seat, outcome="timeout", at_ms=at_ms, elapsed_ms=at_ms - start_at
+                seat=seat, outcome="timeout", at_ms=at_ms, elapsed_ms=elapsed_ms, ended_by=ended_by
             )
         )
     return Transition(room, tuple(finished))

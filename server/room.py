@@ -27,7 +27,7 @@ import msgpack
 from pydantic import TypeAdapter
 
 from protocol import ErrorCode, Phase, PlayerOutcome, RoomEvent, events
-from protocol.models import DealVerdict, RoomSnapshot, Settings
+from protocol.models import DealVerdict, HostEnd, RaceSummary, RoomSnapshot, Settings
 from server._ranking import PlayerStats, player_info
 
 __all__ = [
@@ -107,6 +107,10 @@ class Room:
     """When the last race ended (set once it is ``finished``)."""
     verdict: DealVerdict | None = None
     """The solver's verdict on a race's deal, once known (`server.verdict`)."""
+    ended_by_host: HostEnd | None = None
+    """Set when the host ended the race early (`server.race.end_race`), until the rematch."""
+    last_race: RaceSummary | None = None
+    """The previous race in brief, kept at the rematch (`server.race.rematch`)."""
 
     @property
     def spectators(self) -> int:
@@ -262,6 +266,7 @@ def snapshot(
         seed_commit=room.seed_commit if started else None,
         seed=room.seed.hex() if room.phase == "finished" else None,
         verdict=_race_verdict(room),
+        last_race=room.last_race,
     )
 
 
@@ -281,7 +286,7 @@ def to_bytes(room: Room) -> bytes:
 def from_bytes(data: bytes) -> Room:
     """The room stored by `to_bytes`; `ValueError` for anything else."""
     try:
-        return _RECORD.validate_python(msgpack.unpackb(data))
+        return _RECORD.validate_python(msgpack.unpackb(data, use_list=False))
     except (ValueError, msgpack.UnpackException) as exc:
         raise ValueError(f"not a room record: {exc}") from exc
 

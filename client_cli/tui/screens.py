@@ -21,6 +21,7 @@ from client_cli.tui.hints import verdict_lines
 from client_cli.tui.texts import (
     HELP,
     folded_checks,
+    last_race_block,
     lobby_keys,
     lobby_lines,
     results_keys,
@@ -75,14 +76,21 @@ class LobbyScreen(View):
 
     def draw(self) -> None:
         tracker = self.race.session.tracker
-        if tracker.room is None:
+        room = tracker.room
+        if room is None:
             return
-        link = watch_link(self.race.session.server, tracker.room.code)
-        self.query_one("#lobby", Static).update(
-            Text("\n").join(lobby_lines(tracker.room, tracker.seat, link))
-        )
+        link = watch_link(self.race.session.server, room.code)
+        area = self.query_one("#lobby", Static)
+        lines = lobby_lines(room, tracker.seat, link)
+        if room.last_race is not None:
+            shown = [*lines, *last_race_block(room.last_race)]
+            width, height = area.content_size
+            if height and rows_taken(shown, width) > height:
+                shown = [*lines, *last_race_block(room.last_race, folded=True)]
+            lines = shown
+        area.update(Text("\n").join(lines))
         self.query_one("#message", Static).update(self.race.message)
-        self.query_one("#keys", Static).update(Text(lobby_keys(tracker.room, tracker.seat)))
+        self.query_one("#keys", Static).update(Text(lobby_keys(room, tracker.seat)))
 
     def on_key(self, event: Key) -> None:
         if self.race.lobby_key(key_name(event)):

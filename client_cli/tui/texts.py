@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from client_cli.render import deal_name, format_clock, format_duration
-from client_cli.tui.panel import state_of
+from client_cli.render import (
+    STOPPED,
+    deal_name,
+    format_clock,
+    format_duration,
+    host_end_text,
+    last_race_lines,
+    outcome_word,
+    seat_name,
+    stopped_by_host,
+)
+from client_cli.tui.panel import STATES, state_of
 from engine import find_variant
-from protocol import RaceOver, RoomSnapshot
+from protocol import HostEnd, RaceOver, RaceSummary, RoomSnapshot, SummaryLine
 
 TIE_BREAKS = (
     "Ranked: winners first by finish time; then by cards home, then by when that "
@@ -90,6 +100,28 @@ def lobby_lines(room: RoomSnapshot, you: int | None, link: str | None = None) ->
     return lines
 
 
+def last_race_block(summary: RaceSummary, folded: bool = False) -> list[Text]:
+    """The previous race in brief, under the lobby's seats: a line per player, or
+    (`folded`, for a screen too small for that) every player's place, cards home or
+    winning time, and outcome in one paragraph."""
+    heading, *places = last_race_lines(summary)
+    if not folded:
+        return [Text(""), Text(heading, style="bold"), *(Text(f"  {place}") for place in places)]
+    total = find_variant(summary.variant).total
+    brief = [_brief(line, summary.ended_by_host, total) for line in summary.ranking]
+    return [Text.assemble((heading, "bold"), " ", "   ".join(brief))]
+
+
+def _brief(line: SummaryLine, end: HostEnd | None, total: int) -> str:
+    """A place of the last race in a few words: the winning time, or cards home and how."""
+    if line.outcome == "won":
+        return f"{line.rank}. {line.name} won {format_duration(line.elapsed_ms)}"
+    ending = (
+        STOPPED if stopped_by_host(end, line.outcome, line.elapsed_ms) else STATES[line.outcome]
+    )
+    return f"{line.rank}. {line.name} {line.progress}/{total} {ending}"
+
+
 def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
     keys = "space: ready/unready   ?: help   ctrl+q: leave"
     if you is None:
@@ -100,14 +132,18 @@ def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
 
 
 def results_lines(over: RaceOver, total: int, checks: list[str]) -> list[Text]:
-    """The ranking with outcome, cards home, race time and moves; then the replay checks."""
-    lines = [Text(f"Race {over.race_no} results", style="bold"), Text(TIE_BREAKS, style="dim")]
-    lines.append(Text(""))
+    """The ranking with outcome, cards home, race time and moves (and who stopped the
+    race, if the host did); then the replay checks."""
+    lines = [Text(f"Race {over.race_no} results", style="bold")]
+    if over.ended_by_host is not None:
+        host = seat_name(over.ranking, over.ended_by_host.seat)
+        lines.append(Text(host_end_text(over.ended_by_host, host), style="bold yellow"))
+    lines += [Text(TIE_BREAKS, style="dim"), Text("")]
     for result in over.ranking:
         style = "bold green" if result.outcome == "won" else ""
         lines.append(
             Text(
-                f" {result.rank}. {result.name:<16} {result.outcome:<9}"
+                f" {result.rank}. {result.name:<16} {outcome_word(over, result):<9}"
                 f"{result.progress:>4}/{total}  {format_duration(result.elapsed_ms):>9}"
                 f"  {result.moves:>4} {'move' if result.moves == 1 else 'moves'}",
                 style=style,

@@ -63,6 +63,7 @@ const CHANGES = {
   rematch(room, event) {
     const lobby = {
       ...room, phase: "lobby", race_no: event.race_no, start_at_ms: null, seed_commit: null, seed: null, verdict: null,
+      last_race: event.last_race ?? null,
     };
     return playersWith(lobby, (player) => ({ ...player, ready: false, ...FRESH_RACE }));
   },

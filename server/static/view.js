@@ -4,19 +4,13 @@
 
 import { drawBoard } from "./board.js";
 import { checkSeed, describeSeed } from "./seed.js";
+import { OUTCOMES, STOPPED, formatDuration, hostEndText, lastRaceLines, stoppedByHost } from "./words.js";
 
 const VARIANTS = {
   "little-forty": "Little Forty",
   "little-milligan": "Little Milligan",
   "little-billie": "Little Billie",
   "double-canfield-40": "Double Canfield 40",
-};
-const OUTCOMES = {
-  playing: "racing",
-  won: "won",
-  stuck: "stuck",
-  resigned: "resigned",
-  timeout: "timed out",
 };
 
 const drawn = new Map(); // seat -> the board object its panel shows
@@ -32,13 +26,14 @@ function element(tag, className, text) {
   return node;
 }
 
-/** m:ss, or m:ss.t with `tenths`; negative durations count as zero. */
-export function formatDuration(ms, tenths = false) {
-  const total = Math.max(0, ms);
-  const minutes = Math.floor(total / 60000);
-  const seconds = Math.floor((total % 60000) / 1000);
-  const text = `${minutes}:${String(seconds).padStart(2, "0")}`;
-  return tenths ? `${text}.${Math.floor((total % 1000) / 100)}` : text;
+/** The previous race in brief, under the lobby's terms. */
+function lastRaceFor(summary) {
+  const [heading, ...places] = lastRaceLines(summary);
+  const block = element("div", "last-race");
+  const list = element("ol");
+  list.append(...places.map((place) => element("li", "", place)));
+  block.append(element("span", "", heading), list);
+  return block;
 }
 
 export function renderStatus(state, text) {
@@ -115,13 +110,14 @@ function termsText(settings) {
   return terms.join(" \u00b7 ");
 }
 
-function bannerFor(room) {
+function bannerFor(room, result) {
   const banner = element("div", `banner-${room.phase}`);
   if (room.phase === "lobby") {
     const waiting = room.players.filter((player) => !player.ready).length;
     const seats = `${room.players.length} of ${room.settings.max_players} seats taken`;
     banner.append(element("strong", "", "In the lobby"), ` \u2014 ${seats}, ${waiting} not ready yet`);
     banner.append(element("span", "terms", termsText(room.settings)));
+    if (room.last_race != null) banner.append(lastRaceFor(room.last_race));
   } else if (room.phase === "countdown") {
     banner.append(element("span", "", "Get set: the race starts in "), element("strong", "count-down", ""));
     banner.append(element("span", "terms", termsText(room.settings)));
@@ -135,21 +131,30 @@ function bannerFor(room) {
     }
   } else {
     banner.append(element("strong", "", `Race ${room.race_no} is over`));
+    if (result?.ended_by_host != null) banner.append(" \u2014 the host ended it early");
   }
   return banner;
 }
 
-/** A racer's badge: its race's outcome once it has one, even if it has left since. */
-function badgeFor(player, phase) {
+/** A racer's badge: its race's outcome once it has one, even if it has left since;
+ * `stopped`: the host's early end of the race is what ended it. */
+function badgeFor(player, phase, stopped) {
   const racing = phase === "racing" || phase === "finished";
   if (player.away && !(racing && player.outcome !== "playing")) return ["away", "away"];
   if (!racing) return player.ready ? ["ready", "ready"] : ["waiting", "not ready"];
-  return [player.outcome, OUTCOMES[player.outcome] ?? player.outcome];
+  return [player.outcome, stopped ? STOPPED : OUTCOMES[player.outcome] ?? player.outcome];
 }
 
-function panelHead(player, room, board, idleAt, now) {
+/** Whether the race's results say the host's early end stopped the racer in `seat`. */
+function stoppedAt(watch, seat) {
+  const line = watch.result?.ranking.find((result) => result.seat === seat);
+  return line !== undefined && stoppedByHost(line, watch.result.ended_by_host);
+}
+
+function panelHead(player, watch, board, idleAt, now) {
+  const room = watch.room;
   const head = element("header", "panel-head");
-  const [kind, label] = badgeFor(player, room.phase);
+  const [kind, label] = badgeFor(player, room.phase, stoppedAt(watch, player.seat));
   const name = element("h3", "name", player.name);
   if (room.host === player.seat) name.append(element("span", "host", "host"));
   head.append(name, element("span", `badge badge-${kind}`, label));
@@ -212,7 +217,7 @@ function renderPanel(player, watch, now) {
   panel.dataset.version = String(watch.boards.get(player.seat)?.version ?? 0);
   const idleAt = watch.room.phase === "racing" ? watch.idleTimeoutAt(player.seat) : null;
   panel.dataset.idle = String(idleAt !== null && player.outcome === "playing");
-  panel.querySelector(".panel-head").replaceWith(panelHead(player, watch.room, board, idleAt, now));
+  panel.querySelector(".panel-head").replaceWith(panelHead(player, watch, board, idleAt, now));
   if (drawn.get(player.seat) !== board) {
     drawn.set(player.seat, board);
     const area = panel.querySelector(".board");
@@ -242,11 +247,13 @@ function resultRows(watch) {
   const room = watch.room;
   if (watch.result !== null) {
     const total = watch.startBoard?.total ?? watch.boardOf(watch.result.ranking[0]?.seat)?.total;
-    return watch.result.ranking.map((r) => [String(r.rank), r.name, r.outcome, r.progress, total, r.moves, r.elapsed_ms]);
+    const end = watch.result.ended_by_host;
+    return watch.result.ranking.map((r) => [String(r.rank), r.name, r.outcome, r.progress, total, r.moves, r.elapsed_ms,
+      stoppedByHost(r, end)]);
   }
   // A room finished before its replies carried the results: its players, unranked.
   return room.players.map((p) => ["", p.name, p.outcome, p.progress, watch.boardOf(p.seat)?.total, p.moves,
-    p.finished_at_ms === null ? null : p.finished_at_ms - room.start_at_ms]);
+    p.finished_at_ms === null ? null : p.finished_at_ms - room.start_at_ms, false]);
 }
 
 function renderResults(watch) {
@@ -254,11 +261,15 @@ function renderResults(watch) {
   const results = byId("results");
   results.hidden = room.phase !== "finished";
   if (results.hidden) return;
-  byId("ranking").replaceChildren(...resultRows(watch).map(([rank, name, outcome, progress, total, moves, elapsed]) => {
+  const ended = byId("ended");
+  ended.hidden = watch.result?.ended_by_host == null;
+  ended.textContent = ended.hidden ? "" : hostEndText(watch.result);
+  byId("ranking").replaceChildren(...resultRows(watch).map(([rank, name, outcome, progress, total, moves, elapsed, stopped]) => {
     const row = element("tr", `result-${outcome}`);
     const home = total === undefined ? String(progress) : `${progress} / ${total}`;
     const time = elapsed === null ? "" : formatDuration(elapsed, true);
-    for (const text of [rank, name, OUTCOMES[outcome] ?? outcome, home, String(moves), time]) row.append(element("td", "", text));
+    const said = stopped ? STOPPED : OUTCOMES[outcome] ?? outcome;
+    for (const text of [rank, name, said, home, String(moves), time]) row.append(element("td", "", text));
     return row;
   }));
   renderSeed(watch);
@@ -301,7 +312,7 @@ export function renderPage(watch, now) {
   const variant = VARIANTS[room.variant] ?? room.variant;
   const id = byId("room-id");
   id.replaceChildren("Room ", element("strong", "code", room.code), ` \u00b7 ${variant} \u00b7 race ${room.race_no}`);
-  byId("banner").replaceChildren(bannerFor(room));
+  byId("banner").replaceChildren(bannerFor(room, watch.result));
   const seats = new Set(room.players.map((player) => player.seat));
   for (const seat of drawn.keys()) if (!seats.has(seat)) drawn.delete(seat);
   byId("boards").replaceChildren(...room.players.map((player) => renderPanel(player, watch, now)));

@@ -5,7 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from protocol import BoardView, LogEntry, PlayerInfo, PlayerResult, RaceOver, RoomSnapshot, Settings
+from protocol import (
+    BoardView,
+    FinishOutcome,
+    HostEnd,
+    LogEntry,
+    PlayerInfo,
+    PlayerResult,
+    RaceOver,
+    RaceSummary,
+    RoomSnapshot,
+    Settings,
+    SummaryLine,
+)
 
 COMMIT = "6f" * 32
 
@@ -75,3 +87,28 @@ def race_over(
         "seed_commit": COMMIT,
     }
     return RaceOver(ranking=ranking, **{**values, **fields})
+
+
+def last_race() -> RaceSummary:
+    """Race 1 of Little Forty in brief, which the host Ada ended at 3:00: Bob won, Cy
+    resigned, Dee had timed out for idling before, Ada was stopped."""
+    lines: tuple[tuple[str, FinishOutcome, int, int], ...] = (
+        ("Bob", "won", 104, 161_250),
+        ("Ada", "timeout", 61, 180_000),
+        ("Cy", "resigned", 40, 95_500),
+        ("Dee", "timeout", 12, 170_000),
+    )
+    seats = {"Ada": 0, "Bob": 1, "Cy": 2, "Dee": 3}
+    ranking = tuple(
+        SummaryLine(
+            rank=rank, seat=seats[name], name=name, outcome=outcome, progress=progress,
+            elapsed_ms=elapsed,
+        )
+        for rank, (name, outcome, progress, elapsed) in enumerate(lines, start=1)
+    )  # fmt: skip
+    return RaceSummary(
+        race_no=1,
+        variant="little-forty",
+        ranking=ranking,
+        ended_by_host=HostEnd(seat=0, elapsed_ms=180_000),
+    )

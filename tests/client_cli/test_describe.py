@@ -59,6 +59,21 @@ from tests.client_cli._samples import board, player, room
             "You ran out of time after 15:00.000.",
         ),
         (
+            PlayerFinished(seat=1, outcome="timeout", at_ms=9, elapsed_ms=7000, ended_by=0),
+            None,
+            "Bob was stopped after 0:07.000: the host, Ada, ended the race early.",
+        ),
+        (
+            PlayerFinished(seat=1, outcome="timeout", at_ms=9, elapsed_ms=7000, ended_by=0),
+            1,
+            "You were stopped after 0:07.000: the host, Ada, ended the race early.",
+        ),
+        (
+            PlayerFinished(seat=0, outcome="timeout", at_ms=9, elapsed_ms=7000, ended_by=0),
+            0,
+            "You were stopped after 0:07.000: you ended the race early.",
+        ),
+        (
             IdleWarning(seat=0, timeout_at_ms=9),
             0,
             "You have been idle too long: move now or your race ends (timeout).",

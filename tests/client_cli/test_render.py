@@ -16,8 +16,8 @@ from client_cli.render import (
     render_ranking,
     render_room,
 )
-from protocol import RankReason, Settings
-from tests.client_cli._samples import board, log, player, race_over, result, room
+from protocol import HostEnd, RankReason, Settings
+from tests.client_cli._samples import board, last_race, log, player, race_over, result, room
 from tests.client_cli._snapshots import assert_snapshot
 
 
@@ -72,6 +72,13 @@ def test_lobby_room() -> None:
     assert_snapshot("room_lobby", render_room(room(settings=settings), you=1))
 
 
+def test_a_lobby_after_a_rematch_tells_how_the_race_before_ended() -> None:
+    lobby = room(race_no=2, last_race=last_race())
+    assert_snapshot("room_lobby_last_race", render_room(lobby, you=1))
+    racing = room(phase="racing", race_no=2, last_race=last_race(), start_at_ms=1000)
+    assert "Last race" not in render_room(racing, you=1), "only the lobby tells it"
+
+
 def test_a_practice_room_says_hints_are_allowed() -> None:
     practice = render_room(room(settings=Settings(practice=True)), you=0)
     assert "| practice: hints allowed" in practice
@@ -108,6 +115,16 @@ def test_ranking() -> None:
         ),
     )  # fmt: skip
     assert_snapshot("ranking", render_ranking(race_over(ranking, race_no=3), total=104))
+
+
+def test_a_ranking_says_the_host_ended_the_race_and_whom_it_stopped() -> None:
+    ranking = (
+        result(1, 1, "Bob", outcome="timeout", progress=30, elapsed_ms=7000, decided_by=None),
+        result(2, 2, "Cy", outcome="timeout", progress=20, elapsed_ms=5000, decided_by="progress"),
+        result(3, 0, "Ada", outcome="timeout", progress=10, elapsed_ms=7000, decided_by="progress"),
+    )
+    over = race_over(ranking, ended_by_host=HostEnd(seat=0, elapsed_ms=7000))
+    assert_snapshot("ranking_host_end", render_ranking(over, total=104))
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from protocol import (
     SettingsChanged,
     SpectatorCount,
 )
-from tests.client_cli._samples import board, race_over, result, room
+from tests.client_cli._samples import board, last_race, race_over, result, room
 
 COMMIT = "cd" * 32
 
@@ -87,9 +87,10 @@ def test_a_race_from_countdown_to_ranking_and_rematch() -> None:
     ranking = (result(1, 0, "Ada", outcome="stuck", progress=9, moves=12), result(2, 1, "Bob"))
     over = apply_event(done, race_over(ranking, seed_commit=COMMIT))
     assert (over.phase, over.seed, over.players[0].progress) == ("finished", b"deal:1".hex(), 9)
-    lobby = apply_event(over, Rematch(race_no=2))
+    lobby = apply_event(over, Rematch(race_no=2, last_race=last_race()))
     assert (lobby.phase, lobby.race_no, lobby.seed, lobby.seed_commit) == ("lobby", 2, None, None)
     assert all(p.outcome == "playing" and not p.ready and p.moves == 0 for p in lobby.players)
+    assert lobby.last_race == last_race(), "the lobby tells the race just over"
 
 
 def _warned(snapshot: object) -> list[int | None]:

@@ -221,7 +221,38 @@ async def test_resuming_after_the_race_ended_shows_its_results(
     again.start(again.session.resume_from(saved))
     shown = await again.wait_for("Race 1 results:")
     assert "Replayed your 1 move: 0 cards home, agrees." in shown
+    assert "The host, Ada, ended the race early at 0:00.000" in shown
     assert again.session.tracker.results is not None
+
+
+async def test_a_race_the_host_ends_is_told_as_such_and_its_replays_agree(
+    terminals: list[Terminal], server_url: str, clock: ManualClock
+) -> None:
+    ada = await _host(terminals, server_url, "little-forty", deal_number=7)
+    bob = await _join(terminals, server_url, _code(ada))
+    eve = await _join(terminals, server_url, _code(ada), role="spectator")
+    await ada.type("ready", expect="You are ready.")
+    await ready_and_go(clock, bob, ada, eve)
+    await bob.type("draw", expect="waste 3, top")
+    clock.advance(7000)
+    await ada.type("end", expect="Race 1 results:")
+    stopped = "stopped after 0:07.000"
+    told = {
+        ada: f"You were {stopped}: you ended the race early.",
+        bob: f"You were {stopped}: the host, Ada, ended the race early.",
+        eve: f"Bob was {stopped}: the host, Ada, ended the race early.",
+    }
+    for terminal, news in told.items():
+        shown = await terminal.wait_for("1 move: 0 cards home, agrees.")
+        assert news in terminal.text
+        assert "The host, Ada, ended the race early at 0:07.000: those still racing" in shown
+        assert "WARNING" not in terminal.text
+    await ada.type("rematch", expect="Rematch: back to the lobby for race 2.")
+    heading = "Last race (race 1), ended early by the host, Ada, at 0:07.000:"
+    places = "  1. Ada was stopped by the host after 0:07.000 with 0/104 cards home"
+    late = await _join(terminals, server_url, _code(ada), role="spectator")
+    assert f"{heading}\n{places}" in late.text
+    assert heading in await bob.type("room", expect="Last race")
 
 
 async def test_two_players_on_one_machine_each_keep_their_own_seat(

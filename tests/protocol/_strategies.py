@@ -97,6 +97,23 @@ player_infos = st.builds(
     moves=versions,
     finished_at_ms=st.none() | times,
 )
+host_ends = st.builds(p.HostEnd, seat=seats, elapsed_ms=times)
+summary_lines = st.builds(
+    p.SummaryLine,
+    rank=st.integers(1, limits.MAX_PLAYERS),
+    seat=seats,
+    name=names,
+    outcome=finish_outcomes,
+    progress=progresses,
+    elapsed_ms=times,
+)
+race_summaries = st.builds(
+    p.RaceSummary,
+    race_no=st.integers(1, 1000),
+    variant=variants,
+    ranking=st.lists(summary_lines, max_size=limits.MAX_PLAYERS).map(tuple),
+    ended_by_host=st.none() | host_ends,
+)
 snapshots = st.builds(
     p.RoomSnapshot,
     code=codes,
@@ -111,6 +128,7 @@ snapshots = st.builds(
     seed_commit=st.none() | digests,
     seed=st.none() | seeds,
     verdict=st.none() | deal_verdicts,
+    last_race=st.none() | race_summaries,
 )
 log_entries = st.builds(p.LogEntry, move=move_texts, at_ms=times, move_id=move_ids)
 results = st.builds(
@@ -154,7 +172,12 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         p.ProgressMade, seat=seats, progress=progresses, moves=versions, outcome=player_outcomes
     ),
     p.PlayerFinished: st.builds(
-        p.PlayerFinished, seat=seats, outcome=finish_outcomes, at_ms=times, elapsed_ms=times
+        p.PlayerFinished,
+        seat=seats,
+        outcome=finish_outcomes,
+        at_ms=times,
+        elapsed_ms=times,
+        ended_by=st.none() | seats,
     ),
     p.BoardShown: st.builds(p.BoardShown, seat=seats, board=boards, version=versions, at_ms=times),
     p.RaceOver: st.builds(
@@ -165,8 +188,11 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         seed=seeds,
         seed_commit=digests,
         ranking=st.lists(results, max_size=3).map(tuple),
+        ended_by_host=st.none() | host_ends,
     ),
-    p.Rematch: st.builds(p.Rematch, race_no=st.integers(2, 1000)),
+    p.Rematch: st.builds(
+        p.Rematch, race_no=st.integers(2, 1000), last_race=st.none() | race_summaries
+    ),
     p.IdleWarning: st.builds(p.IdleWarning, seat=seats, timeout_at_ms=times),
     p.DealAnalysed: st.builds(p.DealAnalysed, verdict=deal_verdicts),
 }

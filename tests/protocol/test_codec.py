@@ -200,6 +200,36 @@ def test_a_ranking_line_without_decided_by_reads_as_none() -> None:
     assert read == line.model_copy(update={"decided_by": None})
 
 
+def test_frames_without_the_hosts_early_end_read_as_not_ended_by_the_host() -> None:
+    """``ended_by`` and ``ended_by_host`` came later: frames that leave them out still
+    decode, as a race that ended otherwise, and frames that carry them round-trip."""
+    over = p.RaceOver(
+        race_no=1, start_at_ms=1000, ended_at_ms=9000, seed="ab", seed_commit="cd" * 32,
+        ranking=(), ended_by_host=p.HostEnd(seat=0, elapsed_ms=8000),
+    )  # fmt: skip
+    stopped = p.PlayerFinished(seat=1, outcome="timeout", at_ms=9000, elapsed_ms=8000, ended_by=0)
+    for event, field in ((over, "ended_by_host"), (stopped, "ended_by")):
+        frame = p.EventFrame(seq=9, event=event)
+        assert p.decode_server(p.encode(frame)) == frame
+        older = frame.model_dump()
+        del older["event"][field]
+        decoded = p.decode_server(msgpack.packb(older))
+        assert isinstance(decoded, p.EventFrame)
+        assert decoded.event == event.model_copy(update={field: None})
+
+
+def test_a_rematch_without_the_last_race_reads_as_none() -> None:
+    """``last_race`` came later than the rest of ``rematch``: a frame that leaves it
+    out still decodes, and one that carries it round-trips."""
+    line = p.SummaryLine(rank=1, seat=0, name="Ann", outcome="won", progress=52, elapsed_ms=9)
+    summary = p.RaceSummary(race_no=1, variant="little-milligan", ranking=(line,))
+    frame = p.EventFrame(seq=9, event=p.Rematch(race_no=2, last_race=summary))
+    assert p.decode_server(p.encode(frame)) == frame
+    older = frame.model_dump()
+    del older["event"]["last_race"]
+    assert p.decode_server(msgpack.packb(older)) == p.EventFrame(seq=9, event=p.Rematch(race_no=2))
+
+
 def test_decided_by_takes_only_the_named_comparisons() -> None:
     line = {
         "rank": 1, "seat": 0, "name": "Ann", "outcome": "won", "progress": 52,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from protocol import EndRace, ErrorCode, JoinRoom, Settings
+from protocol import EndRace, ErrorCode, HostEnd, JoinRoom, Settings, Sync
 from protocol.limits import IDLE_WARNING_S
 from server.app import RaceServer
 from server.clock import ManualClock
@@ -145,6 +145,27 @@ async def test_the_host_ends_the_race_early_for_everyone_still_racing(
     assert over.ended_at_ms == ended_at
     again = await host.client.call(EndRace)
     assert (again.type, again.code) == ("error", ErrorCode.ROOM_WRONG_PHASE)
+
+
+async def test_everyone_is_told_the_host_ended_the_race(
+    connect: Connect, clock: ManualClock
+) -> None:
+    """The players it stopped, the race's results, and whoever comes after the race."""
+    race = await open_race(connect, VARIANT, ["Host", "Quits", "Plays"], IDLE)
+    host, quits, plays = race.racers
+    began = (await start(race)).start_at_ms
+    await quits.resign()
+    clock.advance_to(began + 7_000)
+    assert (await host.client.call(EndRace)).type == "ok"
+    over = await race_over(race)
+    assert over.ended_by_host == HostEnd(seat=host.seat, elapsed_ms=7_000)
+    watcher = race.watchers[0]
+    finishes = {e.seat: e.ended_by for e in watcher.events("player_finished")}
+    assert finishes == {quits.seat: None, host.seat: host.seat, plays.seat: host.seat}
+    late = await connect()
+    joined = await late.call(JoinRoom, code=race.code, name="Late", role="spectator")
+    assert joined.results == over
+    assert (await plays.client.call(Sync)).results == over
 
 
 async def test_only_the_host_may_end_a_race_and_only_while_it_runs(connect: Connect) -> None:

@@ -103,7 +103,9 @@ def test_the_host_ends_a_race_for_everyone_still_racing() -> None:
     room = race.player_finished(_racing(), 1, "resigned", START + 1_000).room
     ended, events = race.end_race(room, 0, START + 4_000)
     assert events == tuple(
-        p.PlayerFinished(seat=seat, outcome="timeout", at_ms=START + 4_000, elapsed_ms=4_000)
+        p.PlayerFinished(
+            seat=seat, outcome="timeout", at_ms=START + 4_000, elapsed_ms=4_000, ended_by=0
+        )
         for seat in (0, 2)
     )
     assert race.is_over(ended)
@@ -111,6 +113,37 @@ def test_the_host_ends_a_race_for_everyone_still_racing() -> None:
     assert [player.outcome for player in only.players] == ["playing", "resigned", "timeout"]
     late = race.end_race(room, 0, END + 5_000).room
     assert {player.finished_at_ms for player in late.players} == {START + 1_000, END}
+
+
+def _stopped_by(events: tuple[p.RoomEvent, ...]) -> list[tuple[int, int | None]]:
+    """Each finish and the host who ended it (None: not the host)."""
+    return [(e.seat, e.ended_by) for e in events if isinstance(e, p.PlayerFinished)]
+
+
+def test_a_race_the_host_ends_early_says_so_until_the_rematch() -> None:
+    room = race.player_finished(_racing(), 1, "resigned", START + 1_000).room
+    ended, events = race.end_race(room, 0, START + 4_000)
+    assert ended.ended_by_host == p.HostEnd(seat=0, elapsed_ms=4_000)
+    assert _stopped_by(events) == [(0, 0), (2, 0)]
+    over = race.finish_race(ended, {}, START + 4_000)
+    (shown,) = over.events
+    assert isinstance(shown, p.RaceOver)
+    assert shown.ended_by_host == p.HostEnd(seat=0, elapsed_ms=4_000)
+    assert race.results(over.room, {}) == shown
+    assert r.from_bytes(r.to_bytes(over.room)) == over.room
+    assert race.rematch(over.room, 0, b"n" * 32, {}).room.ended_by_host is None
+
+
+def test_a_race_the_time_limit_ended_first_is_not_ended_by_the_host() -> None:
+    room = _racing()
+    late, events = race.end_race(room, 0, END + 5_000)
+    assert late.ended_by_host is None
+    assert _stopped_by(events) == [(0, None), (1, None), (2, None)]
+    nobody = race.end_race(room, 0, START + 4_000, seats=[])
+    assert nobody == r.Transition(room), "everyone had finished by then: nobody was stopped"
+    timed_out = race.expire(room, END)
+    assert timed_out.room.ended_by_host is None
+    assert _stopped_by(timed_out.events) == [(0, None), (1, None), (2, None)]
 
 
 @pytest.mark.parametrize(

@@ -24,13 +24,17 @@ from protocol import (
     PlayerFinished,
     PlayerResult,
     RaceOver,
+    RaceSummary,
     RequestRematch,
     Settings,
+    SummaryLine,
     Sync,
 )
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
+from tests.conftest import OpenStore
+from tests.server._client import Client
 from tests.server._players import (
     Connect,
     Race,
@@ -46,6 +50,7 @@ from tests.server._players import (
     start,
     worst_line,
 )
+from tests.server.conftest import opened_clients
 
 
 @pytest.fixture
@@ -269,6 +274,37 @@ async def test_who_comes_after_the_race_gets_its_results(
     assert (await ann.client.call(RequestRematch)).type == "ok"
     await ann.client.wait_event("rematch")
     assert (await ann.client.call(Sync)).results is None
+
+
+async def test_the_lobby_after_a_rematch_tells_the_race_before_even_after_a_restart(
+    store: Store, open_store: OpenStore, clock: ManualClock
+) -> None:
+    settings = Settings(countdown_s=1, deal_number=7)
+    async with serve(store, clock) as first, opened_clients(Client.open, first) as connect:
+        race = await open_race(connect, "little-forty", ["Ann", "Bob"], settings)
+        ann, bob = race.racers
+        await start(race)
+        await bob.play(greedy_line("little-forty", b"deal:7")[0])
+        await ann.resign()
+        await bob.resign()
+        over = await race_over(race)
+        assert (await ann.client.call(RequestRematch)).type == "ok"
+        told = await race.watchers[0].wait_event("rematch")
+        line = {"rank", "seat", "name", "outcome", "progress", "elapsed_ms"}
+        assert told.last_race == RaceSummary(
+            race_no=1,
+            variant="little-forty",
+            ranking=tuple(SummaryLine(**r.model_dump(include=line)) for r in over.ranking),
+        )
+        assert (await bob.client.call(Sync)).room.last_race == told.last_race
+    async with (
+        serve(await open_store(), clock) as second,
+        opened_clients(Client.open, second) as connect,
+    ):
+        late = await connect()
+        joined = await late.call(JoinRoom, code=race.code, name="Late", role="spectator")
+    assert joined.room.phase == "lobby" and joined.room.race_no == 2
+    assert joined.room.last_race == told.last_race
 
 
 async def test_time_limit_times_out_everyone_still_playing(connect: Connect) -> None:

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Literal
 
+import msgpack
 import pytest
 
 import engine
@@ -266,7 +267,7 @@ def test_a_seat_given_up_and_taken_by_another_refuses_the_old_token() -> None:
     """Bob left the race; the rematch frees his seat and Cy takes it."""
     room = r.leave(_racing("Ann", "Bob"), 1, T0 + 2500).room
     room = race.finish_race(race.expire(room, T0 + 62_000).room, {}, T0 + 62_000).room
-    room = race.rematch(room, 0, b"n" * 32).room
+    room = race.rematch(room, 0, b"n" * 32, {}).room
     seat, (room, _) = r.join(room, "Cy", "p1", "t-Cy")
     assert seat == 1
     with _refused(ErrorCode.AUTH_BAD_TOKEN):
@@ -369,10 +370,10 @@ def test_race_over_ranks_reveals_the_seed_and_carries_the_logs() -> None:
 def test_rematch_is_for_the_host_after_the_race() -> None:
     room = _ended({0: ("won", T0 + 3000), 1: ("stuck", T0 + 3000)})
     with _refused(ErrorCode.ROOM_WRONG_PHASE):
-        race.rematch(room, 0, b"n" * 32)
+        race.rematch(room, 0, b"n" * 32, {})
     room = race.finish_race(room, {}, T0 + 3000).room
     with _refused(ErrorCode.ROOM_NOT_HOST):
-        race.rematch(room, 1, b"n" * 32)
+        race.rematch(room, 1, b"n" * 32, {})
 
 
 def test_rematch_frees_seats_of_players_who_left() -> None:
@@ -380,13 +381,63 @@ def test_rematch_frees_seats_of_players_who_left() -> None:
     room = r.leave(room, 1, T0 + 2500).room
     room = race.expire(room, T0 + 62_000).room
     room = race.finish_race(room, {}, T0 + 62_000).room
-    room, events = race.rematch(room, 0, b"n" * 32)
-    assert events == (p.Rematch(race_no=2), p.PlayerLeft(seat=1, away=False))
+    room, events = race.rematch(room, 0, b"n" * 32, {})
+    assert events == (
+        p.Rematch(race_no=2, last_race=room.last_race),
+        p.PlayerLeft(seat=1, away=False),
+    )
+    assert room.last_race is not None
+    assert [line.name for line in room.last_race.ranking] == ["Ann", "Bob", "Cy"]
     assert room.players == (
         r.Player(0, "Ann", process="p1", token="t-Ann"),
         r.Player(2, "Cy", process="p1", token="t-Cy"),
     )
     assert (room.phase, room.race_no, room.start_at_ms, room.host) == ("lobby", 2, None, 0)
+
+
+def _race_of(room: r.Room, stats: dict[int, r.PlayerStats], now_ms: int) -> r.Room:
+    """The room once its race is over and a rematch has been called."""
+    over = race.finish_race(room, stats, now_ms).room
+    return race.rematch(over, 0, b"n" * 32, stats).room
+
+
+def test_the_lobby_after_a_rematch_sums_up_the_race_before() -> None:
+    start = T0 + 2000
+    room = race.player_finished(_racing("Ann", "Bob", "Cy"), 1, "won", start + 32_345).room
+    room = race.player_finished(room, 2, "resigned", start + 35_000).room
+    room = race.end_race(room, 0, start + 40_000).room
+    stats = {1: r.PlayerStats(104, start + 32_345, 300), 0: r.PlayerStats(40, start + 20_000)}
+    room = _race_of(room, stats, start + 40_000)
+    assert room.phase == "lobby"
+    assert room.last_race == p.RaceSummary(
+        race_no=1, variant="little-forty",
+        ranking=(
+            p.SummaryLine(rank=1, seat=1, name="Bob", outcome="won", progress=104,
+                          elapsed_ms=32_345),
+            p.SummaryLine(rank=2, seat=0, name="Ann", outcome="timeout", progress=40,
+                          elapsed_ms=40_000),
+            p.SummaryLine(rank=3, seat=2, name="Cy", outcome="resigned", progress=0,
+                          elapsed_ms=35_000),
+        ),
+        ended_by_host=p.HostEnd(seat=0, elapsed_ms=40_000),
+    )  # fmt: skip
+    assert r.snapshot(room, {}).last_race == room.last_race
+    assert r.from_bytes(r.to_bytes(room)) == room
+    second = T0 + 300_000 + FAST.countdown_s * 1000
+    room = race.start(_all_ready(room, T0 + 300_000), second).room
+    room = race.expire(room, second + 60_000).room
+    room = _race_of(room, {}, second + 60_000)
+    assert room.last_race is not None and room.last_race.race_no == 2, "the next race replaces it"
+    assert room.last_race.ended_by_host is None
+
+
+def test_a_summary_of_eight_long_names_keeps_the_stored_room_small() -> None:
+    """A race's summary stays with the room in Redis: a few hundred bytes at most."""
+    names = [f"{seat} A rather long player name"[:24] for seat in range(8)]
+    room = race.expire(_racing(*names), T0 + 62_000).room
+    before = len(r.to_bytes(race.finish_race(room, {}, T0 + 62_000).room))
+    after = len(r.to_bytes(_race_of(room, {}, T0 + 62_000)))
+    assert after - before < 800
 
 
 # The whole cycle, storage and snapshots
@@ -407,7 +458,7 @@ def test_full_cycle_lobby_countdown_racing_finished_rematch() -> None:
         lambda room: race.player_finished(room, 1, "won", T0 + 40_000),
         lambda room: race.player_finished(room, 0, "resigned", T0 + 41_000),
         lambda room: race.finish_race(room, {1: r.PlayerStats(104, T0 + 40_000)}, T0 + 41_000),
-        lambda room: race.rematch(room, 0, b"second race secret".ljust(32)),
+        lambda room: race.rematch(room, 0, b"second race secret".ljust(32), {}),
         lambda room: r.set_ready(room, 1, True, T0 + 50_000),
         lambda room: r.set_ready(room, 0, True, T0 + 50_000),
     ]
@@ -464,6 +515,13 @@ def test_storage_form_round_trips_every_field() -> None:
     assert r.from_bytes(r.to_bytes(room)) == room
     public = _lobby("Ann", settings=p.Settings(deal_number=9, max_players=8))
     assert r.from_bytes(r.to_bytes(public)) == public
+
+
+def test_a_room_stored_before_its_newest_fields_reads_with_their_defaults() -> None:
+    room = _racing("Ann", "Bob")
+    older = msgpack.unpackb(r.to_bytes(room))
+    del older["ended_by_host"], older["last_race"]
+    assert r.from_bytes(msgpack.packb(older)) == room
 
 
 @pytest.mark.parametrize("data", [b"", b"\x01", b"\x92\x02\x01", b"\x91\x01", b"\xc1"])

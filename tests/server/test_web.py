@@ -79,6 +79,7 @@ async def test_every_file_the_page_loads_is_served_with_its_type(race_server: Ra
         "room.js",
         "link.js",
         "view.js",
+        "words.js",
     } <= seen
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import engine
-from protocol import HIDDEN_CARD, BoardView, RequestRematch, Settings
+from protocol import HIDDEN_CARD, BoardView, EndRace, RequestRematch, Settings
 from protocol.limits import IDLE_WARNING_S
 from server.app import RaceServer
 from server.clock import ManualClock
@@ -59,6 +59,9 @@ PROGRESS = """(seat) => {
 MOVED = f"([seat]) => {{ const p = ({PROGRESS})(seat); return p[0] > 0 && p; }}"
 VERSION = '(seat) => document.querySelector(`#boards [data-seat="${seat}"]`).dataset.version'
 TEXT = "([selector]) => document.querySelector(selector).textContent"
+PLACES = (
+    "() => Array.from(document.querySelectorAll('#banner .last-race li'), (li) => li.textContent)"
+)
 VERDICT_BUDGET_S = 0.2
 """The solver's budget for the raced deal, which it does not decide in that time."""
 
@@ -100,6 +103,11 @@ def first_progress(line: list[str]) -> int:
 
 async def watched_race(connect: Callable[[], Awaitable[Client]]) -> Race:
     return await open_race(connect, VARIANT, ["Ada", "Bob"], SETTINGS, watchers=1)
+
+
+def tenths(ms: int) -> str:
+    """A race time as the page gives it: m:ss.t."""
+    return f"{ms // 60_000}:{ms // 1000 % 60:02d}.{ms // 100 % 10}"
 
 
 def page_url(server: RaceServer, code: str) -> str:
@@ -177,6 +185,11 @@ async def test_a_race_watched_live_from_lobby_to_seed_check(
     assert await tab.run("() => document.getElementById('results').hidden")
     assert await tab.run("() => document.querySelectorAll('#boards .cards').length") == 0
     assert "race 2" in await tab.run(TEXT, "#room-id")
+    assert await tab.run(TEXT, "#banner .last-race span") == "Last race (race 1):"
+    assert await tab.run(PLACES) == [
+        f"{r.rank}. {r.name} resigned after {tenths(r.elapsed_ms)} with {r.progress}/104 cards home"
+        for r in over.ranking
+    ]
     assert tab.errors == []
 
 
@@ -342,6 +355,57 @@ async def test_a_page_opened_after_the_race_ranks_its_players(
 
 
 BADGES = "() => Array.from(document.querySelectorAll('#boards .badge'), (b) => b.textContent)"
+OUTCOME_CELLS = (
+    "() => Array.from(document.querySelectorAll('#ranking tr'), (r) => r.cells[2].textContent)"
+)
+
+
+async def test_a_race_the_host_ends_early_is_shown_as_ended_by_the_host(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any, tmp_path: Path
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    ada, bob = race.racers
+    await bob.play("draw")
+    assert race.started is not None
+    race.advance_to(race.started.start_at_ms + 7_000)
+    assert (await ada.client.call(EndRace)).type == "ok"
+    await race_over(race)
+    said = "The host, Ada, ended the race early at 0:07.0: those still racing stopped."
+    await tab.wait_for(f"() => ({TEXT})(['#ended']) === {said!r}")
+    stopped = ["stopped by the host"] * 2
+    assert await tab.run(OUTCOME_CELLS) == stopped
+    assert await tab.run(BADGES) == stopped
+    assert "the host ended it early" in await tab.run(TEXT, "#banner")
+    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-host-end.png"))
+    later = await open_tab(chromium, page_url(server, race.code))
+    await later.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
+    assert await later.run(TEXT, "#ended") == said, "the join reply's results say it too"
+    assert await later.run(OUTCOME_CELLS) == stopped
+    assert (await ada.client.call(RequestRematch)).type == "ok"
+    last = "Last race (race 1), ended early by the host, Ada, at 0:07.0:"
+    places = [f"{n}. {name} was stopped by the host after 0:07.0 with 0/104 cards home"
+              for n, name in ((1, "Ada"), (2, "Bob"))]  # fmt: skip
+    after = await open_tab(chromium, page_url(server, race.code))
+    for page in (tab, after):
+        await page.wait_for("() => document.querySelector('#banner .last-race')")
+        assert await page.run(TEXT, "#banner .last-race span") == last
+        assert await page.run(PLACES) == places
+    await after.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-last-race.png"))
+    assert tab.errors == later.errors == after.errors == []
+
+
+async def test_a_race_that_ends_otherwise_says_nothing_of_the_host(
+    server: RaceServer, connect: Callable[[], Awaitable[Client]], chromium: Any
+) -> None:
+    race, tab = await racing_page(server, connect, chromium)
+    assert race.started is not None
+    race.advance_to(race.started.ends_at_ms)
+    await race_over(race)
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
+    assert await tab.run(OUTCOME_CELLS) == ["timed out"] * 2
+    assert await tab.run("() => document.getElementById('ended').hidden")
+    assert "host" not in await tab.run(TEXT, "#banner")
+    assert tab.errors == []
 
 
 async def test_a_racer_who_leaves_keeps_the_outcome_of_their_race(
@@ -516,6 +580,8 @@ async def test_an_idle_racer_is_shown_warned_until_they_move_or_time_out(
     # Timed out with most of the race's time left: not "out of time".
     await tab.wait_for(f"() => ({BADGES})()[1] === 'timed out'")
     assert await tab.run(f"([seat]) => ({IDLE})(seat)", 1) == NOT_WARNED
+    # The badge may show the finish before the page has the ranking.
+    await tab.wait_for("() => document.querySelectorAll('#ranking tr').length === 2")
     result = "() => document.querySelector('#ranking tr:nth-child(2)').cells[2].textContent"
     assert await tab.run(result) == "timed out"
     assert tab.errors == []

@@ -380,3 +380,36 @@ async def test_the_idle_warnings_a_snapshot_says_stand_are_kept_until_their_race
 async def test_one_hidden_card_is_told_in_the_singular(tab: Tab) -> None:
     drawn = await tab.run(DRAW, _board(tableau=[["Kh"]], foundations=[None] * 4, waste=["??"]))
     assert drawn["notes"].endswith(" · 1 card hidden until every racer still racing has seen it")
+
+
+async def test_the_lobby_after_a_rematch_tells_the_last_race_in_words(tab: Tab) -> None:
+    places = [("Bob", "won", 104, 161_250), ("Ada", "timeout", 61, 180_000),
+              ("Cy", "stuck", 40, 95_500), ("Dee", "timeout", 12, 170_000),
+              ("Eve", "resigned", 3, 20_000)]  # fmt: skip
+    summary = {
+        "race_no": 1, "variant": "little-forty",
+        "ranking": [
+            {"rank": seat + 1, "seat": seat, "name": name, "outcome": outcome,
+             "progress": progress, "elapsed_ms": elapsed}
+            for seat, (name, outcome, progress, elapsed) in enumerate(places)
+        ],
+        "ended_by_host": {"seat": 1, "elapsed_ms": 180_000},
+    }  # fmt: skip
+    script = """async ([summary]) => {
+      const { applyEvent } = await import("./static/room.js");
+      const { lastRaceLines } = await import("./static/words.js");
+      const room = { phase: "finished", race_no: 1, players: [] };
+      const lobby = applyEvent(room, { type: "rematch", race_no: 2, last_race: summary });
+      const older = applyEvent(room, { type: "rematch", race_no: 2 });
+      return [lastRaceLines(lobby.last_race), older.last_race];
+    }"""
+    lines, older = await tab.run(script, summary)
+    assert lines == [
+        "Last race (race 1), ended early by the host, Ada, at 3:00.0:",
+        "1. Bob won in 2:41.2",
+        "2. Ada was stopped by the host after 3:00.0 with 61/104 cards home",
+        "3. Cy got stuck after 1:35.5 with 40/104 cards home",
+        "4. Dee timed out after 2:50.0 with 12/104 cards home",
+        "5. Eve resigned after 0:20.0 with 3/104 cards home",
+    ]
+    assert older is None, "a rematch from a server that does not sum the race up"

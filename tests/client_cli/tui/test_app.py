@@ -181,6 +181,32 @@ async def test_a_spectator_who_comes_after_the_race_gets_the_results(
         await bob.close()
 
 
+async def test_a_spectator_who_comes_after_the_rematch_sees_how_the_race_before_ended(
+    clock: ManualClock, server_url: str
+) -> None:
+    bob, code = await bob_hosts(server_url)
+    try:
+        await ready_and_go(clock, bob)
+        await bob.type("draw", expect="cards home")
+        clock.advance(7000)
+        await bob.type("end", expect="Race 1 results:")
+        await bob.type("rematch", expect="Rematch: back to the lobby for race 2.")
+        for rows, shown in (
+            (24, "  1. Bob was stopped by the host after 0:07.000 with 0/104 cards home"),
+            (15, "0:07.000: 1. Bob 0/104"),  # too few rows for a line per player
+        ):
+            late = RaceApp(
+                server_url,
+                lambda id_: JoinRoom(id=id_, code=code, name="Late", role="spectator"),
+                UNICODE,
+            )
+            async with late.run_test(size=(80, rows)) as pilot:
+                text = await wait_for_text(pilot, shown)
+                assert "Last race (race 1), ended early by the host, Bob, at 0:07.000:" in text
+    finally:
+        await bob.close()
+
+
 def message_rows(text: str) -> str:
     """The message under the board at 80x24 (rows 20 and 21, when it takes two)."""
     return " ".join(row.strip() for row in text.splitlines()[20:22])

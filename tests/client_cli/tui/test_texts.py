@@ -4,12 +4,13 @@ from client_cli.tui.texts import (
     HELP,
     TIE_BREAKS,
     folded_checks,
+    last_race_block,
     lobby_keys,
     lobby_lines,
     results_lines,
 )
-from protocol import Settings
-from tests.client_cli._samples import log, race_over, result, room
+from protocol import HostEnd, Settings
+from tests.client_cli._samples import last_race, log, race_over, result, room
 
 
 def test_the_lobby_shows_the_code_game_settings_and_who_is_ready() -> None:
@@ -42,6 +43,39 @@ def test_results_show_the_tie_breaks_the_times_and_the_checks() -> None:
     assert text[3] == " 1. Bob              stuck       9/104   0:04.000     2 moves"
     assert text[4] == " 2. Ada              resigned    0/104   1:01.250     0 moves"
     assert lines[-1].style == "bold red" and lines[-2].style == "green"
+
+
+def test_results_say_the_host_ended_the_race_and_whom_it_stopped() -> None:
+    over = race_over(
+        (
+            result(1, 1, "Bob", outcome="timeout", progress=9, elapsed_ms=7_000),
+            result(2, 0, "Ada", outcome="timeout", progress=0, elapsed_ms=5_000),
+        ),
+        ended_by_host=HostEnd(seat=1, elapsed_ms=7_000),
+    )
+    text = [line.plain for line in results_lines(over, 104, [])]
+    assert text[1] == (
+        "The host, Bob, ended the race early at 0:07.000: those still racing stopped."
+    )
+    assert text[4] == " 1. Bob              stopped     9/104   0:07.000     0 moves"
+    assert text[5] == " 2. Ada              timeout     0/104   0:05.000     0 moves"
+
+
+def test_the_last_race_is_told_a_line_a_player_or_folded_in_a_paragraph() -> None:
+    heading = "Last race (race 1), ended early by the host, Ada, at 3:00.000:"
+    assert [line.plain for line in last_race_block(last_race())] == [
+        "",
+        heading,
+        "  1. Bob won in 2:41.250",
+        "  2. Ada was stopped by the host after 3:00.000 with 61/104 cards home",
+        "  3. Cy resigned after 1:35.500 with 40/104 cards home",
+        "  4. Dee ran out of time after 2:50.000 with 12/104 cards home",
+    ]
+    (folded,) = last_race_block(last_race(), folded=True)
+    assert folded.plain == (
+        f"{heading} 1. Bob won 2:41.250   2. Ada 61/104 stopped   3. Cy 40/104 resigned"
+        "   4. Dee 12/104 timed out"
+    )
 
 
 def test_help_fits_the_help_box_at_80_columns() -> None:
