@@ -141,9 +141,11 @@ def _finished(event: PlayerFinished, room: RoomSnapshot, you: int | None) -> str
         host = "you" if event.ended_by == you else f"the host, {player_name(room, event.ended_by)},"
         return f"{who} {was} stopped after {elapsed}: {host} ended the race early."
     verb = FINISH_VERBS[event.outcome]
-    if event.outcome == "timeout" and event.elapsed_ms < room.settings.time_limit_s * 1000:
-        idle = any(p.seat == event.seat and p.idle_timeout_at_ms is not None for p in room.players)
-        verb = "timed out for idling after" if idle else "timed out after"
+    idle = any(p.seat == event.seat and p.idle_timeout_at_ms is not None for p in room.players)
+    if event.outcome == "timeout" and event.elapsed_ms >= room.settings.time_limit_s * 1000:
+        verb = "ran out of time after"
+    elif event.outcome == "timeout" and idle:
+        verb = "timed out for idling after"
     return f"{who} {verb} {elapsed}."
 
 

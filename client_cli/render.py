@@ -43,7 +43,7 @@ FINISH_VERBS: dict[FinishOutcome, str] = {
     "won": "won in",
     "stuck": "got stuck after",
     "resigned": "resigned after",
-    "timeout": "ran out of time after",
+    "timeout": "timed out after",
 }
 """How a player's race ended, said before its race time."""
 STOPPED = "stopped"

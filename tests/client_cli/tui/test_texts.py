@@ -69,7 +69,7 @@ def test_the_last_race_is_told_a_line_a_player_or_folded_in_a_paragraph() -> Non
         "  1. Bob won in 2:41.250",
         "  2. Ada was stopped by the host after 3:00.000 with 61/104 cards home",
         "  3. Cy resigned after 1:35.500 with 40/104 cards home",
-        "  4. Dee ran out of time after 2:50.000 with 12/104 cards home",
+        "  4. Dee timed out after 2:50.000 with 12/104 cards home",
     ]
     (folded,) = last_race_block(last_race(), folded=True)
     assert folded.plain == (
