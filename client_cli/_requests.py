@@ -20,6 +20,11 @@ FINAL_CLOSES: dict[int, str] = {
 }
 """Closes after which reconnecting cannot help, with what to tell the player."""
 
+NOTED_CLOSES: dict[int, str] = {
+    CloseCode.LET_GO: "The room let you go while your server could not reach it.",
+}
+"""Closes after which the client reconnects, with what the player is told first."""
+
 
 def word_request(word: str, request_id: int) -> ClientMessage:
     """The request for ``ready``, ``unready``, ``resign``, ``end`` or ``rematch``."""

@@ -31,7 +31,7 @@ from client_cli._digest import Digest
 from client_cli._outage import Outage
 from client_cli._pending import Pending
 from client_cli._records import Records
-from client_cli._requests import FINAL_CLOSES, server_error, what, word_request
+from client_cli._requests import FINAL_CLOSES, NOTED_CLOSES, server_error, what, word_request
 from client_cli._watch_link import watch_link
 from client_cli.commands import HELP, WORDS, CommandError, parse_command
 from client_cli.connection import ConnectFailed, Connection
@@ -288,6 +288,8 @@ class Session:
         if final is not None or self.tracker.token is None:
             self.write(final or "The connection was closed.")
             return False
+        if noted := NOTED_CLOSES.get(self.conn.close_code or 0):
+            self.write(noted)
         conn = await self.outage.reopen(self.server)
         if conn is None:
             self.outage.give_up(request for request, _ in self.pending.waiting.values())

@@ -102,6 +102,10 @@ class CloseCode(IntEnum):
     """Another connection resumed with the same token; this one is closed."""
     SLOW_READER = 4003
     """The client fell too far behind reading what the server sends; reconnect and ``resume``."""
+    LET_GO = 4004
+    """While the server holding this connection could not reach its store, the room let
+    the seat (or spectator place) go, and it cannot be given back here: reconnect and
+    ``resume``, which says whether it is still yours (a lobby seat that is gone: join again)."""
 
 
 class ProtocolError(Exception):

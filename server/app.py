@@ -2,8 +2,10 @@
 
 `RaceServer` ties the parts together: the store (Redis), the hub (local
 fan-out and room timers), the deadline poller (due deadlines of any room), the
-presence sweep (players and spectators of processes that died), the sessions (one per
-socket) and the metrics.
+presence sweep (players and spectators of processes that died), the taking back of
+its own sockets' players and spectators should the others have let them go while it
+was cut off from Redis (`server.reclaim`), the sessions (one per socket) and the
+metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
 answers), ``/metrics`` and the spectator page (`server.web`) are answered on
 the WebSocket port before the upgrade (a scrape reads the pool levels of
@@ -27,7 +29,7 @@ from websockets.http11 import Request, Response
 
 from engine import VARIANT_KEYS
 from protocol.limits import MAX_CLIENT_FRAME
-from server import deadlines, handlers, web
+from server import deadlines, handlers, reclaim, web
 from server._fairconn import FairConnection, connection_class
 from server._services import Services
 from server.admission import AddressLimits
@@ -37,6 +39,7 @@ from server.config import Config
 from server.hub import Hub
 from server.metrics import CONTENT_TYPE, Metrics
 from server.poller import DeadlinePoller
+from server.room import Room
 from server.session import Session
 from server.store import Store, StoreUnavailable
 from server.sweep import PresenceSweep
@@ -55,7 +58,7 @@ class RaceServer:
             connections=lambda: len(self.sessions),
             rooms=lambda: len(self.hub.members),
         )
-        self.hub = Hub(store, self._deadline, self.clock)
+        self.hub = Hub(store, self._deadline, self.clock, self._reclaim)
         self.limits = AddressLimits(config, self.clock)
         self.services = Services(
             store,
@@ -73,7 +76,9 @@ class RaceServer:
             poll_s=config.deadline_poll_s,
             lease_s=config.deadline_lease_s,
         )
-        self.sweep = PresenceSweep(store, self.hub, self.clock, config.presence_sweep_s)
+        self.sweep = PresenceSweep(
+            store, self.hub, self.clock, config.presence_sweep_s, self._reclaim
+        )
         self.server: Server | None = None
         self.stopped: asyncio.Future[None] | None = None
         """The shutdown, once `stop` has begun it."""
@@ -165,6 +170,9 @@ class RaceServer:
 
     async def _deadline(self, code: str) -> None:
         await deadlines.on_deadline(self.services, code)
+
+    async def _reclaim(self, code: str, room: Room | None = None) -> None:
+        await reclaim.reclaim(self.services, code, room)
 
     async def _http(self, conn: ServerConnection, request: Request) -> Response | None:
         if request.path == "/healthz":

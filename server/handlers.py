@@ -149,11 +149,16 @@ async def _resume(session: Session, message: Resume) -> Resumed | Snapshot:
 
 
 async def leave(session: Session, message: Leave) -> Ok:
-    code, seat = _require_member(session)
-    await room_update.update(session.services.store, code, _leaving(session, seat))
-    if session.token_hash is not None:
-        await session.services.store.unbind_token(session.token_hash, code)
-    await session.unbind()
+    """Under the token's lock, like a resume or a close of the same token (and the
+    room taking back what it let go of this process's sockets, `server.reclaim`)."""
+    _require_member(session)
+    token = session.token_hash
+    assert token is not None
+    async with session.services.token_lock(token):
+        code, seat = _require_member(session)
+        await room_update.update(session.services.store, code, _leaving(session, seat))
+        await session.services.store.unbind_token(token, code)
+        await session.unbind()
     return Ok(id=message.id)
 
 

@@ -8,7 +8,8 @@ seen it yet. Events other than ``progress`` change the room itself, so the hub
 drops its cached copy and re-arms the room's timer (countdown end, time limit)
 from the fresh room. Any process with a socket in a room may fire its timer,
 and the deadline poller of any process may fire it too (`server.poller`); the
-guarded save lets exactly one of them change the room.
+guarded save lets exactly one of them change the room. A room the feed subscribed
+to again after losing its connection is handed to ``on_rejoined`` (`server.reclaim`).
 """
 
 from __future__ import annotations
@@ -54,12 +55,19 @@ class Member(Protocol):
     async def resync(self) -> None: ...
 
 
-Deadline = Callable[[str], Awaitable[None]]
+RoomWork = Callable[[str], Awaitable[None]]
 
 
 class Hub:
-    def __init__(self, store: Store, on_deadline: Deadline, clock: Clock) -> None:
+    def __init__(
+        self,
+        store: Store,
+        on_deadline: RoomWork,
+        clock: Clock,
+        on_rejoined: RoomWork | None = None,
+    ) -> None:
         self.store, self.on_deadline, self.clock = store, on_deadline, clock
+        self.on_rejoined = on_rejoined
         self.members: dict[str, set[Member]] = {}
         self.rooms: dict[str, Room] = {}
         self.timers: dict[str, Timer] = {}
@@ -72,7 +80,7 @@ class Hub:
         self.backlog: list[FeedEvent | RoomGap] | None = None
         """Items that came in while a gap's members were being resynced (None: none is)."""
         self.resyncing: asyncio.Task[None] | None = None
-        self.feed = store.feed(self._take)
+        self.feed = store.feed(self._take, self._rejoined)
         self.closed: asyncio.Future[None] | None = None
 
     async def __aenter__(self) -> Hub:
@@ -175,6 +183,11 @@ class Hub:
                 self.resyncing = asyncio.create_task(self._resync())
                 return
             self._deliver_safely(item.code, item.seq, item.body)
+
+    def _rejoined(self, code: str) -> None:
+        """The feed subscribed to the room again, after the events it missed meanwhile."""
+        if self.closed is None and code in self.members and self.on_rejoined is not None:
+            self._spawn(self.on_rejoined(code))
 
     async def _resync(self) -> None:
         """Work through the backlog in order: resync each gap's members, deliver events."""

@@ -16,19 +16,41 @@ counted; the other processes' sweep (`server.sweep`) finds it gone and calls
 `drop_processes`, which lets its players leave as if their sockets had closed (a
 lobby seat is freed, a racer is marked away and the host role moves on) and drops
 its spectators.
+
+A process that was only cut off from Redis for that long still has its sockets. Once
+it reaches Redis again it asks, for each of them, where the room has their player or
+spectator now (`standing`) and takes back what was let go (`take_back`): a racer
+marked away comes back as on a resume, a spectator is counted again. A seat that is
+gone, or someone else's, cannot be taken back; neither can a player or spectator
+whom another process holds by now (they resumed there).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import replace
+from typing import Literal
 
-from protocol import ErrorCode, events
+from protocol import ErrorCode, RoomEvent, events
 from protocol.limits import MAX_SPECTATORS
 from server import room as rooms
 from server.room import Room, RoomError, Transition, Watcher
 
-__all__ = ["drop_processes", "holders", "leave", "unwatch", "watch"]
+__all__ = [
+    "Standing",
+    "drop_processes",
+    "holders",
+    "leave",
+    "standing",
+    "take_back",
+    "unwatch",
+    "watch",
+]
+
+Standing = Literal["held", "let_go", "elsewhere", "lost"]
+"""Where the room has a socket's player or spectator: held by the socket's process, let
+go (a racer marked away, a spectator no longer counted), held by another process, or
+lost (the seat is gone, or taken under another token)."""
 
 
 def watch(room: Room, token: str, process: str) -> Transition:
@@ -67,6 +89,41 @@ def drop_processes(room: Room, processes: Collection[str], now_ms: int) -> Trans
         if not player.away and player.process in processes:
             room, left = rooms.leave(room, player.seat, now_ms)
             published += left
+    return Transition(room, published)
+
+
+def standing(room: Room, process: str, seat: int | None, token: str) -> Standing:
+    """Where the room has the player in `seat` (None: the spectator) of a socket on
+    `process` that holds `token`."""
+    if seat is None:
+        watcher = next((watcher for watcher in room.watchers if watcher.token == token), None)
+        if watcher is None:
+            return "let_go"
+        return "held" if watcher.process == process else "elsewhere"
+    player = next((player for player in room.players if player.seat == seat), None)
+    if player is None or player.token not in {"", token}:
+        return "lost"
+    if player.away:
+        return "let_go"
+    return "held" if player.process in {"", process} else "elsewhere"
+
+
+def take_back(room: Room, process: str, sockets: Iterable[tuple[int | None, str]]) -> Transition:
+    """The sockets on `process` (seat or None, token) are live: each racer let go comes
+    back (`server.room.come_back`), each spectator let go is counted again while there
+    is room for them; the rest stay as they are."""
+    published: tuple[RoomEvent, ...] = ()
+    for seat, token in sockets:
+        if standing(room, process, seat, token) != "let_go":
+            continue
+        try:
+            if seat is None:
+                room, back = watch(room, token, process)
+            else:
+                room, back = rooms.come_back(room, seat, process, token)
+        except RoomError:
+            continue  # no room for more spectators: this one stays let go
+        published += back
     return Transition(room, published)
 
 

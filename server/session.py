@@ -160,6 +160,11 @@ class Session:
         await self.unbind()
         await self.conn.close(CloseCode.REPLACED, "resumed on another connection")
 
+    async def dismiss(self, code: CloseCode, reason: str) -> None:
+        """Unbind, then start closing with `code` (frames still arriving are dropped)."""
+        await self.unbind()
+        self._close(code, reason)
+
     def game_for(self, race_no: int) -> tuple[engine.GameState, int] | None:
         """The player's game and version kept from the last move of race `race_no`."""
         if self.game is None or self.race_no != race_no:

@@ -13,7 +13,10 @@ the room. A process found not listening in two sweeps in a row is taken as gone
 (the host role moves on), its spectators dropped. One look alone could catch a
 live process between seating someone and subscribing, or resubscribing after a
 Redis restart. A room nobody here is in is swept by whichever process gets a
-socket in it.
+socket in it. The same look tells whether this process listens to each of its rooms;
+where it does, `reclaim` (`server.reclaim`) takes back what the room let go of its
+live sockets, should another process have taken it for gone while it was cut off
+from Redis (nothing is read or written when the room holds them all here).
 """
 
 from __future__ import annotations
@@ -22,23 +25,29 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Awaitable, Callable
 
 from server import presence, room_update
 from server.clock import Clock
 from server.hub import Hub
-from server.room import RoomError
+from server.room import Room, RoomError
 from server.store import Store, StoreUnavailable
 
 _log = logging.getLogger(__name__)
 
 __all__ = ["PresenceSweep"]
 
+Reclaim = Callable[[str, Room], Awaitable[None]]
+
 
 class PresenceSweep:
     """Every `period_s` of `clock`, lets go of those held by processes found gone twice."""
 
-    def __init__(self, store: Store, hub: Hub, clock: Clock, period_s: float) -> None:
+    def __init__(
+        self, store: Store, hub: Hub, clock: Clock, period_s: float, reclaim: Reclaim
+    ) -> None:
         self.store, self.hub, self.clock, self.period_s = store, hub, clock, period_s
+        self.reclaim = reclaim
         self.silent: set[tuple[str, str]] = set()
         """(room code, process) pairs found not listening by the last sweep."""
         self.swept_ms = -1
@@ -57,14 +66,20 @@ class PresenceSweep:
                 await self._task
 
     async def sweep(self) -> None:
-        """Look once; let go of those held by the processes silent now and last time."""
+        """Look once; let go of those held by the processes silent now and last time,
+        take back this process's own let go while it listens."""
         began_ms = self.clock.now_ms()
-        held: set[tuple[str, str]] = set()
+        rooms: dict[str, Room] = {}
         for code in list(self.hub.members):
             with contextlib.suppress(RoomError):
-                held |= {(code, process) for process in presence.holders(await self.hub.room(code))}
-        held = {(code, process) for code, process in held if process != self.store.process}
-        silent = held - await self.store.listening(held)
+                rooms[code] = await self.hub.room(code)
+        mine = {(code, self.store.process) for code in rooms}
+        held = {
+            (code, process) for code, room in rooms.items() for process in presence.holders(room)
+        }
+        held -= mine
+        listening = await self.store.listening(held | mine)
+        silent = held - listening
         gone, self.silent = silent & self.silent, silent
         by_room: dict[str, set[str]] = {}
         for code, process in gone:
@@ -75,6 +90,8 @@ class PresenceSweep:
             )
             with contextlib.suppress(RoomError):
                 await room_update.update(self.store, code, drop)
+        for code, _ in mine & listening:
+            await self.reclaim(code, rooms[code])
         self.swept_ms = began_ms
         self._swept.set()
 

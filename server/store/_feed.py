@@ -16,7 +16,10 @@ committed before it was listening, and everything missed while Redis was away (w
 the pub/sub connection is lost, a reader task opens a fresh one with backoff and
 subscribes again, and a Redis that lost the watcher set gets it back). If the stream
 was trimmed past what is missing, the feed yields a `RoomGap` and carries on from
-the room's current seq.
+the room's current seq. Each room subscribed again on a new connection is reported
+to `rejoined` once what it caught up has been handed out: while this process was not
+listening, the other processes may have taken it for gone and let its people go
+(`server.sweep`).
 Items go out in batches, once per turn of the event loop, to the sink the feed was
 made with (the hub's): a batch costs one callback where an item each would cost a
 task switch, and events this process commits go out after the request that committed
@@ -71,15 +74,20 @@ class RoomGap(NamedTuple):
 
 FeedItem = FeedEvent | RoomGap
 Sink = Callable[[list[FeedItem]], None]
+Rejoined = Callable[[str], None]
 
 
 class RoomFeed:
     """Hands `FeedEvent` and `RoomGap` items of the watched rooms to `sink`, in order, in
-    batches; see the module doc. `sink` is called from a loop callback and must not block."""
+    batches, and each room subscribed again after a lost connection to `rejoined`; see
+    the module doc. Both are called without awaiting and must not block."""
 
-    def __init__(self, store: StoreReads, sink: Sink) -> None:
+    def __init__(self, store: StoreReads, sink: Sink, rejoined: Rejoined | None = None) -> None:
         self._store = store
         self._sink = sink
+        self._rejoined = rejoined
+        self._rejoining: set[str] = set()
+        """Rooms subscribed again on a new connection, reported once caught up."""
         self._last: dict[str, int] = {}
         self._ahead: dict[str, dict[int, bytes]] = {}
         """Events past a hole in the seqs, by room and seq, until the hole is filled."""
@@ -120,6 +128,7 @@ class RoomFeed:
         """Stop delivering the room's events (items already queued still come out)."""
         if self._last.pop(code, None) is None:
             return
+        self._rejoining.discard(code)
         self._ahead.pop(code, None)
         if timer := self._gap_timers.pop(code, None):
             timer.cancel()
@@ -152,12 +161,14 @@ class RoomFeed:
 
     async def _run(self) -> None:
         delay = _FIRST_DELAY_S
+        again = False
         while True:
             try:
-                listener = await self._connect()
+                listener = await self._connect(again)
                 delay = _FIRST_DELAY_S
                 raise await listener.lost
             except Exception as error:
+                again = True
                 if not isinstance(error, _LINK_ERRORS):
                     _log.exception("room feed reader failed; reconnecting")
                 await self._disconnect()
@@ -165,11 +176,13 @@ class RoomFeed:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, _MAX_DELAY_S)
 
-    async def _connect(self) -> Listener:
+    async def _connect(self, again: bool) -> Listener:
+        """Connect and subscribe (`again`: a connection was lost, or could not be opened)."""
         async with self._lock:
             self._pubsub = self._store.pubsub()
             listener = await Listener.open(self._pubsub, self._published, self._subscribed)
             self._listener = listener
+            self._rejoining = set(self._codes.values()) if again else set()
             if self._codes:
                 listener.subscribe(*self._codes)
             return listener
@@ -200,7 +213,8 @@ class RoomFeed:
                 self._joining = asyncio.create_task(self._join())
 
     async def _join(self) -> None:
-        """For each confirmed room in turn: be a watcher, then catch up from the stream.
+        """For each confirmed room in turn: be a watcher, catch up from the stream, and
+        report a room subscribed again.
 
         A failure gives the connection up, so that it is opened and joined again.
         """
@@ -210,6 +224,10 @@ class RoomFeed:
                 if code in self._last:
                     await self._store.add_watcher(code)
                     await self._catch_up(code)
+                if code in self._rejoining and self._rejoined is not None:
+                    self._rejoining.discard(code)
+                    # After the batch handing out what it caught up, scheduled before this.
+                    asyncio.get_running_loop().call_soon(self._rejoined, code)
         except Exception as error:
             if self._listener is not None:
                 self._listener.fail(error)  # `_run` logs it unless the link broke

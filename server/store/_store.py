@@ -38,7 +38,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 from server.store import _lua_deadline, _lua_player, _lua_room
 from server.store._deadlines import StoreDeadlines
 from server.store._edge import translated
-from server.store._feed import RoomFeed, Sink
+from server.store._feed import Rejoined, RoomFeed, Sink
 from server.store._lua import EventTarget
 from server.store._pool import StorePool
 from server.store._runner import ScriptRunner
@@ -165,16 +165,17 @@ class Store(StoreDeadlines, StorePool):
         """Script calls made so far."""
         return self._runner.calls
 
-    def feed(self, sink: Sink) -> RoomFeed:
+    def feed(self, sink: Sink, rejoined: Rejoined | None = None) -> RoomFeed:
         """The live feed of room events for this process, handed to `sink` in batches;
-        call in a running event loop.
+        call in a running event loop. `rejoined` is told of each room the feed
+        subscribed to again after its connection was lost, once it has caught up.
 
         Events this store commits reach its feed directly; other processes' events
         come by pub/sub. There is one feed per store.
         """
         if self._feed is not None:
             raise RuntimeError("this store has a feed already")
-        self._feed = RoomFeed(self, sink)
+        self._feed = RoomFeed(self, sink, rejoined)
         return self._feed
 
     # Rooms

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -14,6 +15,8 @@ from client_cli import statefile
 from client_cli._resume import pick_record
 from client_cli.session import Session
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
+from server import reclaim, room_update
+from server import room as rooms
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
@@ -185,6 +188,24 @@ async def test_a_lobby_seat_lost_with_the_connection_is_taken_again(
 
 
 _SEATED_AGAIN = ("Back in room", "Taking a seat in the room again.")
+
+
+async def test_a_lobby_seat_the_room_let_go_is_told_then_taken_again(
+    terminals: list[Terminal], server_url: str, race_server: RaceServer, clock: ManualClock
+) -> None:
+    """The room freed the seat of a socket still open, as the other processes do with
+    the people of one cut off from Redis; the socket's process then closes it (4004)."""
+    ada = await _host(terminals, server_url, "little-forty", deal_number=7)
+    bob = await _join(terminals, server_url, _code(ada))
+    marks = len(ada.output), len(bob.output)
+    leave = functools.partial(rooms.leave, seat=1, now_ms=clock.now_ms())
+    await room_update.update(race_server.store, _code(ada), leave)
+    await reclaim.reclaim(race_server.services, _code(ada))
+    told = await bob.wait_for("Taking a seat in the room again.", mark=marks[1])
+    assert "The room let you go while your server could not reach it." in told
+    await ada.wait_for("Bob joined as #2.", mark=marks[0])
+    await ada.type("ready", expect="You are ready.")
+    await ready_and_go(clock, bob, ada)
 
 
 async def test_resume_from_the_saved_file_in_a_new_session(

@@ -109,3 +109,66 @@ def test_an_old_socket_closing_late_does_not_mark_away_a_player_back_elsewhere()
     assert presence.leave(moved, 1, "p1", T0) == r.Transition(moved)
     room, events = presence.leave(moved, 1, "p2", T0)
     assert room.players[1].away and events == (p.PlayerLeft(seat=1, away=True),)
+
+
+def _racing(*others: tuple[str, str]) -> r.Room:
+    """Ann (host, p1) and each (name, process) seated after her, racing."""
+    room = _room()
+    for name, process in others:
+        room = r.join(room, name, process, f"t-{name}")[1].room
+    for player in room.players:
+        room = r.set_ready(room, player.seat, True, T0).room
+    return race.start(room, room.start_at_ms or 0).room
+
+
+def test_a_live_socket_finds_its_racer_held_let_go_or_held_elsewhere() -> None:
+    room = presence.watch(_racing(("Bob", "p2")), "eve", "p1").room
+    assert presence.standing(room, "p1", 0, "t-Ann") == "held"
+    assert presence.standing(room, "p1", None, "eve") == "held"
+    dropped = presence.drop_processes(room, {"p1"}, T0).room
+    assert presence.standing(dropped, "p1", 0, "t-Ann") == "let_go"
+    assert presence.standing(dropped, "p1", None, "eve") == "let_go"
+    moved = presence.watch(r.come_back(dropped, 0, "p2", "t-Ann").room, "eve", "p2").room
+    assert presence.standing(moved, "p1", 0, "t-Ann") == "elsewhere"
+    assert presence.standing(moved, "p1", None, "eve") == "elsewhere"
+
+
+def test_a_lobby_seat_freed_or_taken_by_someone_else_is_lost() -> None:
+    room = r.join(_room(), "Cy", "p1", "t-Cy")[1].room
+    freed = presence.drop_processes(room, {"p1"}, T0).room
+    assert presence.standing(freed, "p1", 1, "t-Cy") == "lost"
+    taken = r.join(freed, "Dan", "p2", "t-Dan")[1].room
+    assert presence.standing(taken, "p1", 1, "t-Cy") == "lost"
+    assert presence.take_back(taken, "p1", [(1, "t-Cy")]) == r.Transition(taken)
+
+
+def test_racers_and_spectators_let_go_are_taken_back_as_on_a_resume() -> None:
+    room = presence.watch(_racing(("Bob", "p1")), "eve", "p1").room
+    dropped = presence.drop_processes(room, {"p1"}, T0).room
+    assert dropped.host is None and dropped.spectators == 0
+    room, events = presence.take_back(dropped, "p1", [(1, "t-Bob"), (0, "t-Ann"), (None, "eve")])
+    assert [(player.away, player.process) for player in room.players] == [(False, "p1")] * 2
+    assert room.host == 1 and room.watchers == (Watcher("eve", "p1"),)
+    assert events == (
+        p.PlayerBack(seat=1),
+        p.HostChanged(seat=1),
+        p.PlayerBack(seat=0),
+        p.SpectatorCount(count=1),
+    )
+    assert presence.take_back(room, "p1", [(0, "t-Ann"), (None, "eve")]) == r.Transition(room)
+
+
+def test_what_is_held_elsewhere_is_not_taken_back() -> None:
+    room = presence.watch(_racing(("Bob", "p2")), "eve", "p1").room
+    dropped = presence.drop_processes(room, {"p1"}, T0).room
+    moved = presence.watch(r.come_back(dropped, 0, "p2", "t-Ann").room, "eve", "p2").room
+    assert presence.take_back(moved, "p1", [(0, "t-Ann"), (None, "eve")]) == r.Transition(moved)
+
+
+def test_a_spectator_let_go_stays_let_go_while_the_room_is_full_of_spectators() -> None:
+    room = presence.watch(_room(), "eve", "p1").room
+    room = presence.drop_processes(room, {"p1"}, T0).room
+    for number in range(p.limits.MAX_SPECTATORS):
+        room = presence.watch(room, f"t{number}", "p2").room
+    assert presence.take_back(room, "p1", [(None, "eve")]) == r.Transition(room)
+    assert presence.standing(room, "p1", None, "eve") == "let_go"

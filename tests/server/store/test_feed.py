@@ -8,6 +8,7 @@ import pytest
 
 from server.embedded import EmbeddedValkey
 from server.store import CommitResult, FeedEvent, RoomFeed, RoomGap, Store
+from tests.server._proxy import RedisProxy
 from tests.server.store._helpers import (
     CODE,
     Items,
@@ -119,3 +120,44 @@ async def test_restart_keeps_rooms_and_the_feed_resumes(private_valkey: Embedded
     finally:
         await listener.close()
         await store.close()
+
+
+async def test_a_room_subscribed_again_is_reported_after_the_events_it_missed(
+    store: Store, redis_url: str, key_prefix: str
+) -> None:
+    await start(store)
+    proxy = RedisProxy(redis_url)
+    through = await Store.connect(await proxy.start(), key_prefix, retries=1)
+    try:
+        seen: list[object] = []
+        arrived = asyncio.Event()
+
+        def note(what: object) -> None:
+            seen.append(what)
+            arrived.set()
+
+        def take(batch: list[FeedEvent | RoomGap]) -> None:
+            for item in batch:
+                note(item)
+
+        feed = through.feed(take, note)
+        await feed.watch(CODE, 1)
+        await move(store, 0, 0, "m1")
+        await _until(arrived, seen, 1)
+        await proxy.cut()
+        while await store.listening({(CODE, through.process)}):
+            pass
+        await move(store, 0, 1, "missed")
+        proxy.mend()
+        await _until(arrived, seen, 3)
+        assert seen == [FeedEvent(CODE, 2, b"moved m1"), FeedEvent(CODE, 3, b"moved missed"), CODE]
+    finally:
+        await through.close()
+        await proxy.close()
+
+
+async def _until(arrived: asyncio.Event, seen: list[object], count: int) -> None:
+    async with asyncio.timeout(10):
+        while len(seen) < count:
+            arrived.clear()
+            await arrived.wait()
