@@ -47,10 +47,12 @@ async def proxy(redis_url: str) -> AsyncIterator[RedisProxy]:
     await proxy.close()
 
 
-async def _servers(
+@pytest.fixture
+async def servers(
     proxy: RedisProxy, redis_url: str, key_prefix: str, start_server: ServerFactory
 ) -> tuple[RaceServer, RaceServer]:
-    """A server that reaches Redis through `proxy`, and one that reaches it directly."""
+    """A server that reaches Redis through `proxy` (to be cut off), and one that
+    reaches it directly (staying)."""
     through = await Store.connect(await proxy.start(), key_prefix, retries=1)
     direct = await Store.connect(redis_url, key_prefix)
     return await start_server(through), await start_server(direct)
@@ -82,13 +84,9 @@ async def _let_go(clock: ManualClock, staying: RaceServer) -> None:
 
 
 async def test_a_racer_and_a_spectator_let_go_while_their_process_was_cut_off_come_back(
-    proxy: RedisProxy,
-    redis_url: str,
-    key_prefix: str,
-    start_server: ServerFactory,
-    clock: ManualClock,
+    proxy: RedisProxy, servers: tuple[RaceServer, RaceServer], clock: ManualClock
 ) -> None:
-    cut, staying = await _servers(proxy, redis_url, key_prefix, start_server)
+    cut, staying = servers
     ann, eve, bob = await _client(cut), await _client(cut), await _client(staying)
     seated = await start_race([ann, bob], settings=SETTINGS)
     code = seated[0].code
@@ -113,13 +111,9 @@ async def test_a_racer_and_a_spectator_let_go_while_their_process_was_cut_off_co
 
 
 async def test_a_lobby_player_whose_seat_was_taken_meanwhile_is_closed_let_go(
-    proxy: RedisProxy,
-    redis_url: str,
-    key_prefix: str,
-    start_server: ServerFactory,
-    clock: ManualClock,
+    proxy: RedisProxy, servers: tuple[RaceServer, RaceServer], clock: ManualClock
 ) -> None:
-    cut, staying = await _servers(proxy, redis_url, key_prefix, start_server)
+    cut, staying = servers
     ann, cy = await _client(staying), await _client(cut)
     created = await ann.call(CreateRoom, variant="little-forty", name="Ann", settings=SETTINGS)
     seated = await cy.call(JoinRoom, code=created.code, name="Cy")
@@ -149,13 +143,9 @@ async def test_a_lobby_player_whose_seat_was_taken_meanwhile_is_closed_let_go(
 
 
 async def test_a_racer_who_resumed_elsewhere_meanwhile_has_the_old_socket_closed(
-    proxy: RedisProxy,
-    redis_url: str,
-    key_prefix: str,
-    start_server: ServerFactory,
-    clock: ManualClock,
+    proxy: RedisProxy, servers: tuple[RaceServer, RaceServer], clock: ManualClock
 ) -> None:
-    cut, staying = await _servers(proxy, redis_url, key_prefix, start_server)
+    cut, staying = servers
     ann, bob = await _client(cut), await _client(staying)
     seated = await start_race([ann, bob], settings=SETTINGS)
     code = seated[0].code
@@ -177,26 +167,19 @@ async def test_a_racer_who_resumed_elsewhere_meanwhile_has_the_old_socket_closed
 
 
 async def test_a_drop_that_lands_after_the_process_is_back_is_put_right_by_its_sweep(
-    proxy: RedisProxy,
-    redis_url: str,
-    key_prefix: str,
-    start_server: ServerFactory,
-    clock: ManualClock,
+    servers: tuple[RaceServer, RaceServer], clock: ManualClock
 ) -> None:
     """The other process wrote what its sweep found just as this one came back (here
     the write is made by hand): this process's own sweep sees its live sockets let
     go while it listens, and takes them back."""
-    cut, staying = await _servers(proxy, redis_url, key_prefix, start_server)
+    cut, staying = servers
     ann, eve, bob = await _client(cut), await _client(cut), await _client(staying)
     seated = await start_race([ann, bob], settings=SETTINGS)
     code = seated[0].code
     await eve.call(JoinRoom, code=code, name="Eve", role="spectator")
     await bob.wait_event("spectator_count", lambda event: event.count == 1)
 
-    drop = functools.partial(
-        presence.drop_processes, processes={cut.store.process}, now_ms=clock.now_ms()
-    )
-    await room_update.update(staying.store, code, drop)
+    await _dropped_by_hand(staying, cut, code, clock)
     await ann.wait_event("player_left", lambda event: event.seat == 0 and event.away)
     await _sweep(clock, cut)
     await bob.wait_event("player_back", lambda event: event.seat == 0)
@@ -207,22 +190,15 @@ async def test_a_drop_that_lands_after_the_process_is_back_is_put_right_by_its_s
 
 
 async def test_a_spectator_whose_place_was_filled_meanwhile_is_closed_let_go(
-    proxy: RedisProxy,
-    redis_url: str,
-    key_prefix: str,
-    start_server: ServerFactory,
-    clock: ManualClock,
+    servers: tuple[RaceServer, RaceServer], clock: ManualClock
 ) -> None:
-    cut, staying = await _servers(proxy, redis_url, key_prefix, start_server)
+    cut, staying = servers
     ann, eve = await _client(staying), await _client(cut)
     created = await ann.call(CreateRoom, variant="little-forty", name="Ann", settings=SETTINGS)
     watching = await eve.call(JoinRoom, code=created.code, name="Eve", role="spectator")
     await ann.wait_event("spectator_count", lambda event: event.count == 1)
 
-    drop = functools.partial(
-        presence.drop_processes, processes={cut.store.process}, now_ms=clock.now_ms()
-    )
-    await room_update.update(staying.store, created.code, drop)
+    await _dropped_by_hand(staying, cut, created.code, clock)
     fill = functools.partial(_every_place_taken, process=staying.store.process)
     await room_update.update(staying.store, created.code, fill)
     await eve.wait_event("spectator_count", lambda event: event.count == MAX_SPECTATORS)
@@ -233,6 +209,16 @@ async def test_a_spectator_whose_place_was_filled_meanwhile_is_closed_let_go(
     assert refused.type == "error" and refused.code == ErrorCode.ROOM_FULL
     for client in (ann, eve, again):
         await client.close()
+
+
+async def _dropped_by_hand(
+    staying: RaceServer, cut: RaceServer, code: str, clock: ManualClock
+) -> None:
+    """What `staying`'s sweep writes on taking `cut` for gone, written at once."""
+    drop = functools.partial(
+        presence.drop_processes, processes={cut.store.process}, now_ms=clock.now_ms()
+    )
+    await room_update.update(staying.store, code, drop)
 
 
 def _every_place_taken(room: Room, process: str) -> Transition:

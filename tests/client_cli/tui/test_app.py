@@ -12,7 +12,7 @@ from client_cli import statefile
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
 from engine import VARIANT_KEYS
-from protocol import CreateRoom, JoinRoom
+from protocol import CreateRoom, JoinRoom, Settings
 from protocol.limits import IDLE_WARNING_S
 from server.clock import ManualClock
 from tests.client_cli._driver import Terminal, ready_and_go
@@ -88,14 +88,27 @@ async def test_a_server_that_cannot_be_reached_ends_the_app_with_the_reason(
     assert "Cannot connect to ws://127.0.0.1:1" in app.notes[-1]
 
 
-async def bob_hosts(server_url: str) -> tuple[Terminal, str]:
+async def bob_hosts(server_url: str, settings: Settings = FAST) -> tuple[Terminal, str]:
     """Bob, in line mode, in a Little Forty room he has just created; its code."""
     bob = Terminal(server_url)
-    bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=FAST))
+    bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=settings))
     await bob.wait_for("Share the code")
     code = bob.session.tracker.code
     assert code is not None
     return bob, code
+
+
+def ada_joins(server_url: str, code: str, state: Path) -> RaceApp:
+    """The race screen of Ada, taking a seat in room `code`."""
+    return RaceApp(server_url, lambda id_: JoinRoom(id=id_, code=code, name="Ada"), UNICODE, state)
+
+
+def resumed(server_url: str, left: RaceApp, state: Path) -> RaceApp:
+    """A new race screen resuming the one seat saved in `state` (`left` saved it)."""
+    [saved] = statefile.load_all(state)
+    again = RaceApp(server_url, left.entry, UNICODE, state)
+    again.entry = again.session.resume_from(saved)
+    return again
 
 
 async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
@@ -103,9 +116,7 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
 ) -> None:
     bob, code = await bob_hosts(server_url)
     try:
-        ada = RaceApp(
-            server_url, lambda id_: JoinRoom(id=id_, code=code, name="Ada"), UNICODE, tmp_path
-        )
+        ada = ada_joins(server_url, code, tmp_path)
         async with ada.run_test(size=(80, 24)) as pilot:
             await wait_for_text(pilot, "Bob")
             await bob.type("ready")
@@ -116,9 +127,7 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
             await wait_until(pilot, lambda: ada.return_code is not None, "Ada to leave")
         assert ada.notes[-1] == f"Your seat is kept until the race is over: solrace resume {code}"
         await bob.type("end", expect="Race 1 results:")
-        [saved] = statefile.load_all(tmp_path)
-        again = RaceApp(server_url, ada.entry, UNICODE, tmp_path)
-        again.entry = again.session.resume_from(saved)
+        again = resumed(server_url, ada, tmp_path)
         async with again.run_test(size=(80, 24)) as pilot:
             text = await wait_for_text(pilot, "Race 1 results")
             assert "Replayed your 1 move: 0 cards home, agrees." in text
@@ -130,16 +139,9 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
 async def test_an_idle_warning_rings_and_is_told_again_to_a_seat_resumed_under_it(
     clock: ManualClock, server_url: str, tmp_path: Path
 ) -> None:
-    bob = Terminal(server_url)
-    idle = FAST.model_copy(update={"idle_limit_s": IDLE_S})
-    bob.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="Bob", settings=idle))
-    await bob.wait_for("Share the code")
-    code = bob.session.tracker.code
-    assert code is not None
+    bob, code = await bob_hosts(server_url, FAST.model_copy(update={"idle_limit_s": IDLE_S}))
     try:
-        ada = RaceApp(
-            server_url, lambda id_: JoinRoom(id=id_, code=code, name="Ada"), UNICODE, tmp_path
-        )
+        ada = ada_joins(server_url, code, tmp_path)
         async with ada.run_test(size=(80, 24)) as pilot:
             await wait_for_text(pilot, "Bob")
             await bob.type("ready")
@@ -151,9 +153,7 @@ async def test_an_idle_warning_rings_and_is_told_again_to_a_seat_resumed_under_i
             assert ada.message.style == "bold red"
             await pilot.press("ctrl+q")
             await wait_until(pilot, lambda: ada.return_code is not None, "Ada to leave")
-        [saved] = statefile.load_all(tmp_path)
-        again = RaceApp(server_url, ada.entry, UNICODE, tmp_path)
-        again.entry = again.session.resume_from(saved)
+        again = resumed(server_url, ada, tmp_path)
         async with again.run_test(size=(80, 24)) as pilot:
             text = await wait_for_text(pilot, "You have been idle too long")
             assert re.search(r"Ada \(you\) +idle \d:\d\d", text), text
