@@ -96,6 +96,7 @@ player_infos = st.builds(
     progress=progresses,
     moves=versions,
     finished_at_ms=st.none() | times,
+    idle_timeout_at_ms=st.none() | times,
 )
 host_ends = st.builds(p.HostEnd, seat=seats, elapsed_ms=times)
 summary_lines = st.builds(

@@ -19,6 +19,7 @@ from protocol import (
     CloseCode,
     CreateRoom,
     ErrorCode,
+    Joined,
     JoinRoom,
     Ready,
     Resume,
@@ -70,6 +71,18 @@ async def _cut(proxy: RedisProxy, staying: RaceServer, code: str, cut: RaceServe
             pass
 
 
+async def _racing_with_eve(
+    cut: RaceServer, staying: RaceServer
+) -> tuple[tuple[Client, Client, Client], list[Joined]]:
+    """Ann (on `cut`) racing Bob (on `staying`), Eve (on `cut`) watching; Ann's and
+    Bob's seats as `start_race` gives them."""
+    ann, eve, bob = await _client(cut), await _client(cut), await _client(staying)
+    seated = await start_race([ann, bob], settings=SETTINGS)
+    await eve.call(JoinRoom, code=seated[0].code, name="Eve", role="spectator")
+    await bob.wait_event("spectator_count", lambda event: event.count == 1)
+    return (ann, eve, bob), seated
+
+
 async def _sweep(clock: ManualClock, server: RaceServer) -> None:
     """Move the clock a sweep period on; wait for the server's sweep of that time."""
     clock.advance(SWEEP_MS)
@@ -87,11 +100,8 @@ async def test_a_racer_and_a_spectator_let_go_while_their_process_was_cut_off_co
     proxy: RedisProxy, servers: tuple[RaceServer, RaceServer], clock: ManualClock
 ) -> None:
     cut, staying = servers
-    ann, eve, bob = await _client(cut), await _client(cut), await _client(staying)
-    seated = await start_race([ann, bob], settings=SETTINGS)
+    (ann, eve, bob), seated = await _racing_with_eve(cut, staying)
     code = seated[0].code
-    await eve.call(JoinRoom, code=code, name="Eve", role="spectator")
-    await bob.wait_event("spectator_count", lambda event: event.count == 1)
 
     await _cut(proxy, staying, code, cut)
     await _let_go(clock, staying)
@@ -173,11 +183,8 @@ async def test_a_drop_that_lands_after_the_process_is_back_is_put_right_by_its_s
     the write is made by hand): this process's own sweep sees its live sockets let
     go while it listens, and takes them back."""
     cut, staying = servers
-    ann, eve, bob = await _client(cut), await _client(cut), await _client(staying)
-    seated = await start_race([ann, bob], settings=SETTINGS)
+    (ann, eve, bob), seated = await _racing_with_eve(cut, staying)
     code = seated[0].code
-    await eve.call(JoinRoom, code=code, name="Eve", role="spectator")
-    await bob.wait_event("spectator_count", lambda event: event.count == 1)
 
     await _dropped_by_hand(staying, cut, code, clock)
     await ann.wait_event("player_left", lambda event: event.seat == 0 and event.away)

@@ -50,13 +50,19 @@ async def _tick(server: RaceServer, clock: ManualClock, when_ms: int) -> None:
     await _polled(server, when_ms)
 
 
+async def _one_resigned(connect: Connect) -> tuple[Race, int]:
+    """Done and Slow racing with an idle limit, Done resigned at once; the start."""
+    race = await open_race(connect, VARIANT, ["Done", "Slow"], IDLE, watchers=0)
+    began = (await start(race)).start_at_ms
+    await race.racers[0].resign()
+    return race, began
+
+
 async def test_an_idle_player_is_warned_then_timed_out_and_a_move_restarts_the_wait(
     connect: Connect, race_server: RaceServer, clock: ManualClock
 ) -> None:
-    race = await open_race(connect, VARIANT, ["Done", "Slow"], IDLE, watchers=0)
+    race, began = await _one_resigned(connect)
     done, slow = race.racers
-    began = (await start(race)).start_at_ms
-    await done.resign()
     warn_at = began + (IDLE_S - IDLE_WARNING_S) * 1000
     await _tick(race_server, clock, warn_at - 1)
     assert await _logged(race_server, race.code, "idle_warning") == []
@@ -90,10 +96,8 @@ async def _late_view(race: Race, connect: Connect) -> dict[int, int | None]:
 async def test_a_late_arrival_is_told_of_a_warning_until_the_racer_moves(
     connect: Connect, race_server: RaceServer, clock: ManualClock
 ) -> None:
-    race = await open_race(connect, VARIANT, ["Done", "Slow"], IDLE, watchers=0)
+    race, began = await _one_resigned(connect)
     done, slow = race.racers
-    began = (await start(race)).start_at_ms
-    await done.resign()
     assert await _late_view(race, connect) == {done.seat: None, slow.seat: None}
     clock.advance_to(began + (IDLE_S - IDLE_WARNING_S) * 1000)
     warned = await slow.client.wait_event("idle_warning")

@@ -103,6 +103,13 @@ def ada_joins(server_url: str, code: str, state: Path) -> RaceApp:
     return RaceApp(server_url, lambda id_: JoinRoom(id=id_, code=code, name="Ada"), UNICODE, state)
 
 
+def late_spectator(server_url: str, code: str) -> RaceApp:
+    """The race screen of a spectator coming to room `code` now."""
+    return RaceApp(
+        server_url, lambda id_: JoinRoom(id=id_, code=code, name="Late", role="spectator"), UNICODE
+    )
+
+
 def resumed(server_url: str, left: RaceApp, state: Path) -> RaceApp:
     """A new race screen resuming the one seat saved in `state` (`left` saved it)."""
     [saved] = statefile.load_all(state)
@@ -169,11 +176,7 @@ async def test_a_spectator_who_comes_after_the_race_gets_the_results(
         await ready_and_go(clock, bob)
         await bob.type("draw", expect="cards home")
         await bob.type("resign", expect="Race 1 results:")
-        late = RaceApp(
-            server_url,
-            lambda id_: JoinRoom(id=id_, code=code, name="Late", role="spectator"),
-            UNICODE,
-        )
+        late = late_spectator(server_url, code)
         async with late.run_test(size=(80, 24)) as pilot:
             text = await wait_for_text(pilot, "Race 1 results")
             assert "Replayed Bob's 1 move" in text and "matches the commit" in text
@@ -195,11 +198,7 @@ async def test_a_spectator_who_comes_after_the_rematch_sees_how_the_race_before_
             (24, "  1. Bob was stopped by the host after 0:07.000 with 0/104 cards home"),
             (15, "0:07.000: 1. Bob 0/104"),  # too few rows for a line per player
         ):
-            late = RaceApp(
-                server_url,
-                lambda id_: JoinRoom(id=id_, code=code, name="Late", role="spectator"),
-                UNICODE,
-            )
+            late = late_spectator(server_url, code)
             async with late.run_test(size=(80, rows)) as pilot:
                 text = await wait_for_text(pilot, shown)
                 assert "Last race (race 1), ended early by the host, Bob, at 0:07.000:" in text
