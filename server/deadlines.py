@@ -107,9 +107,9 @@ async def _last_moves(
             continue
         versions[player.seat] = record.version
         if record.version > 0:
-            moves = await services.store.move_log(code, player.seat, -1, -1)
-            if moves:
-                last[player.seat] = moves[-1].ms
+            at_ms = await room_update.last_move_ms(services.store, code, player.seat)
+            if at_ms is not None:
+                last[player.seat] = at_ms
     return last, versions
 
 

@@ -118,10 +118,15 @@ async def standing_warnings(store: Store, code: str, room: Room) -> dict[int, in
         return {}
     last_moves: dict[int, int] = {}
     for seat in warned:
-        moves = await store.move_log(code, seat, -1, -1)
-        if moves:
-            last_moves[seat] = moves[-1].ms
+        if (at_ms := await last_move_ms(store, code, seat)) is not None:
+            last_moves[seat] = at_ms
     return races.standing_warnings(room, last_moves)
+
+
+async def last_move_ms(store: Store, code: str, seat: int) -> int | None:
+    """When the seat's last accepted move arrived; None before its first."""
+    moves = await store.move_log(code, seat, -1, -1)
+    return moves[-1].ms if moves else None
 
 
 async def finish_if_over(store: Store, code: str, now_ms: int) -> Saved | None:
