@@ -12,13 +12,33 @@ from bench._procs import LoadGen, Server, start_server
 from bench._stats import percentile
 
 SETTLE_S = 1.0
-"""Pause before each phase, so frames still in flight from the last one drain first."""
+"""Pause before each saturated run, so frames still in flight from the last one drain first."""
+SLICE_SETTLE_S = 0.1
+"""Pause before each slice of a paced run: a slice ends only once every move it sent
+was acknowledged, so only the last events to other players can still be in flight."""
 
 
 @dataclass(frozen=True)
 class Saturation:
     moves_per_s: float
     cpu_us_per_move: float
+
+
+@dataclass(frozen=True)
+class Slice:
+    """One stretch of paced load on one system, as its processes reported it."""
+
+    sent: int
+    missed: int
+    exhausted: int
+    busy: int
+    latencies_ms: list[float]
+    cpu_s: float
+    """Server CPU time used during the slice, all processes."""
+    elapsed_s: float
+    server_wait_s: float
+    """Seconds each server process waited for a CPU during the slice (mean)."""
+    load_wait_s: float
 
 
 @dataclass(frozen=True)
@@ -34,6 +54,24 @@ class Paced:
     """Share of the run each server process spent ready but waiting for a CPU (mean)."""
     load_wait: float
     """The same for the load generators: their waits count in every latency they measure."""
+
+    @classmethod
+    def of(cls, slices: Sequence[Slice]) -> Paced:
+        """One paced run made of `slices`: latencies pooled, counts and times added."""
+        latencies = [value for piece in slices for value in piece.latencies_ms]
+        cpu = sum(piece.cpu_s for piece in slices)
+        elapsed = sum(piece.elapsed_s for piece in slices)
+        return cls(
+            sent=sum(piece.sent for piece in slices),
+            missed=sum(piece.missed for piece in slices),
+            exhausted=sum(piece.exhausted for piece in slices),
+            busy=sum(piece.busy for piece in slices),
+            p50_ms=percentile(latencies, 0.50),
+            p99_ms=percentile(latencies, 0.99),
+            moves_per_cpu_s=len(latencies) / cpu if cpu else float("nan"),
+            server_wait=sum(piece.server_wait_s for piece in slices) / elapsed,
+            load_wait=sum(piece.load_wait_s for piece in slices) / elapsed,
+        )
 
 
 class Rig:
@@ -85,28 +123,25 @@ class Rig:
         cpu = self.cpu_seconds() - cpu_before
         return Saturation(moves / elapsed, cpu / max(moves, 1) * 1e6)
 
-    def pace(self, rate: float, seconds: float) -> Paced:
-        time.sleep(SETTLE_S)
+    def pace(self, rate: float, seconds: float) -> Slice:
+        time.sleep(SLICE_SETTLE_S)
         cpu_before, waits_before = self.cpu_seconds(), self._waits()
         start = time.perf_counter()
         replies = self._all(f"pace {rate / len(self.loads)} {seconds}")
         elapsed = time.perf_counter() - start
-        cpu = self.cpu_seconds() - cpu_before
         server_wait, load_wait = (
-            (after - before) / elapsed
-            for after, before in zip(self._waits(), waits_before, strict=True)
+            after - before for after, before in zip(self._waits(), waits_before, strict=True)
         )
-        latencies = [value for reply in replies for value in reply["latencies_ms"]]
-        return Paced(
+        return Slice(
             sent=sum(reply["sent"] for reply in replies),
             missed=sum(reply["missed"] for reply in replies),
             exhausted=sum(reply["exhausted"] for reply in replies),
             busy=sum(reply["busy"] for reply in replies),
-            p50_ms=percentile(latencies, 0.50),
-            p99_ms=percentile(latencies, 0.99),
-            moves_per_cpu_s=len(latencies) / cpu if cpu else float("nan"),
-            server_wait=server_wait,
-            load_wait=load_wait,
+            latencies_ms=[value for reply in replies for value in reply["latencies_ms"]],
+            cpu_s=self.cpu_seconds() - cpu_before,
+            elapsed_s=elapsed,
+            server_wait_s=server_wait,
+            load_wait_s=load_wait,
         )
 
     def _waits(self) -> tuple[float, float]:

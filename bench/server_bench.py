@@ -25,8 +25,12 @@ reported), so that every player has moved once: a player's first move reads its 
 from Redis, and the capacity system, which has no saturation phase of its own, would
 otherwise pay that in its paced runs. Every phase runs ``--repeats`` times,
 interleaved across the systems; figures are medians with the [lowest-highest] run,
-and ratios are taken run by run. The Valkey all systems share never rewrites its
-append-only file during a run (`NO_AOF_REWRITES`).
+and ratios are taken run by run. Each paced run is cut into ``--slices`` slices, and
+the systems take turns slice by slice: this machine has slow spells seconds long (an
+ack p99 over a quarter second goes from 2 ms to 40 ms and back, on either path), and
+turns of half a second let every system meet each spell alike, where whole runs of
+five seconds each would leave the ratio to which run a spell fell on. The Valkey all
+systems share never rewrites its append-only file during a run (`NO_AOF_REWRITES`).
 
 Run: python -m bench.server_bench [--rooms N] [--capacity-rooms N] [--repeats N]
 """
@@ -42,7 +46,7 @@ from pathlib import Path
 
 import redis
 
-from bench._rig import Rig
+from bench._rig import Paced, Rig, Slice
 from bench._server_report import Runs, report
 from bench.loadgen import raise_open_files_limit
 from server.embedded import EmbeddedValkey
@@ -102,8 +106,12 @@ def measure(url: str, args: argparse.Namespace) -> Runs:
         runs.rate = statistics.median(run.moves_per_s for run in runs.saturation["ideal"]) / 2
         print(f"  pacing at {runs.rate:,.0f} moves/s", flush=True)
         for _ in range(args.repeats):
-            for name, rig in rigs.items():
-                runs.paced[name].append(rig.pace(runs.rate, args.paced))
+            slices: dict[str, list[Slice]] = {name: [] for name in rigs}
+            for _ in range(args.slices):
+                for name, rig in rigs.items():
+                    slices[name].append(rig.pace(runs.rate, args.paced / args.slices))
+            for name, taken in slices.items():
+                runs.paced[name].append(Paced.of(taken))
         return runs
 
 
@@ -118,6 +126,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--saturate", type=float, default=5.0)
     parser.add_argument("--paced", type=float, default=5.0)
+    parser.add_argument("--slices", type=int, default=10, help="turns each paced run is cut into")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-pin", dest="pin", action="store_false")
     args = parser.parse_args()
