@@ -7,13 +7,15 @@ loaded once at connect; a NOSCRIPT reply (the server restarted or flushed its sc
 cache) means that call did not run, so the runner loads the scripts again and resends
 only those calls.
 
-A flush writes its EVALSHAs on a connection of the client's pool and reads one reply
-per call, without redis-py's pipeline object, and keeps up to `KEPT_CONNECTIONS`
-connections between flushes instead of handing them back: taking a connection from
-the pool and building a pipeline cost more CPU than the round trip itself. A
-connection is kept only after every reply of its flush was read, so it never holds a
-stale reply; on any failure it is disconnected and goes back to the pool. Lost
-connections are retried with the client's retry policy, as redis-py's pipelines are.
+A flush packs its EVALSHAs with hiredis and writes them on the runner's own
+connection (`server.store._pipe.ReplyPipe`), which parses the replies as they arrive
+and settles the flush in the loop step its last reply came in: taking a connection
+from the pool, building redis-py's pipeline and reading each reply through a stream
+reader cost more CPU than the round trip itself. Flushes in flight share the one
+connection, Redis answering them in order. It is made as the client's pool makes its
+connections (same class and settings) but is not one of the pool's. A lost connection
+fails the flushes waiting on it; each is retried, on a new connection, with the
+client's retry policy, as redis-py's pipelines are.
 """
 
 from __future__ import annotations
@@ -24,15 +26,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError
 from redis.typing import EncodableT
 
+from server.store._pipe import ReplyPipe
 from server.store._script import Call, Script
 from server.store._types import StoreUnavailable
 from server.store._wire import PackedConnection
-
-KEPT_CONNECTIONS = 4
-"""Connections a runner keeps between flushes; flushes in flight beyond these take more."""
 
 
 @dataclass
@@ -51,7 +53,10 @@ class ScriptRunner:
         self._group = group
         self._queue: list[_Call] = []
         self._flushes: set[asyncio.Task[None]] = set()
-        self._kept: list[PackedConnection] = []
+        self._pipe: ReplyPipe | None = None
+        self._opening = asyncio.Lock()
+        retry = client.connection_pool.connection_kwargs.get("retry")
+        self._retry: Retry = retry if isinstance(retry, Retry) else Retry(NoBackoff(), 0)
         self.round_trips = 0
         self.calls = 0
 
@@ -82,7 +87,7 @@ class ScriptRunner:
         """Wait for the flushes in flight, so no caller is left without a reply."""
         while self._flushes:
             await asyncio.gather(*self._flushes)
-        await self._give_back()
+        self._drop()
 
     async def cancel(self) -> None:
         """Stop the flushes in flight; their callers get `StoreUnavailable`."""
@@ -93,7 +98,7 @@ class ScriptRunner:
             if not call.future.done():
                 call.future.set_exception(_closed())
         self._queue = []
-        await self._give_back()
+        self._drop()
 
     async def _flush(self) -> None:
         calls, self._queue = self._queue, []
@@ -134,39 +139,52 @@ class ScriptRunner:
 
     async def _exchange(self, commands: list[tuple[EncodableT, ...]]) -> list[Any]:
         """Write `commands` in one go and read their replies (an error reply is returned)."""
-        conn = self._kept.pop() if self._kept else await self._take()
-        try:
-            packed = conn.pack_batch(commands)
-            replies = await conn.retry.call_with_retry(
-                lambda: conn.exchange(packed, len(commands)),
-                lambda _error: conn.disconnect(),
-            )
-        except BaseException:
-            await conn.disconnect()
-            await self._pool.release(conn)
-            raise
-        if len(self._kept) < KEPT_CONNECTIONS:
-            self._kept.append(conn)
-        else:
-            await self._pool.release(conn)
-        return replies
+        packed: list[bytes] | None = None
 
-    async def _take(self) -> PackedConnection:
-        conn = await self._pool.get_connection()
+        async def attempt() -> list[Any]:
+            nonlocal packed
+            pipe = await self._connected()
+            if packed is None:
+                packed = pipe.pack_batch(commands)
+            return await pipe.send(packed, len(commands))
+
+        return await self._retry.call_with_retry(attempt, self._drop_dead)
+
+    async def _connected(self) -> ReplyPipe:
+        pipe = self._pipe
+        if pipe is not None and pipe.alive:
+            return pipe
+        async with self._opening:
+            if self._pipe is None or not self._pipe.alive:
+                self._drop()
+                self._pipe = await self._open()
+            return self._pipe
+
+    async def _open(self) -> ReplyPipe:
+        """A new connection, made as the client's pool makes them but tried once: the
+        runner's retry policy, around the whole exchange, does the retrying."""
+        pool = self._client.connection_pool
+        conn = pool.connection_class(**{**pool.connection_kwargs, "retry": Retry(NoBackoff(), 0)})
         if not isinstance(conn, PackedConnection):
-            await self._pool.release(conn)
             raise TypeError("the store's pool must make connections with packing_in_c")
-        return conn
+        try:
+            await conn.connect()  # type: ignore[no-untyped-call]
+        except BaseException:
+            await conn.disconnect(nowait=True)
+            raise
+        return ReplyPipe.take_over(conn)
 
-    @property
-    def _pool(self) -> Any:
-        return self._client.connection_pool
+    async def _drop_dead(self, _error: Exception) -> None:
+        """After a failed attempt: let go of the connection if it is lost (a flush that
+        failed on an older connection leaves a newer one alone)."""
+        if self._pipe is not None and not self._pipe.alive:
+            self._drop()
 
-    async def _give_back(self) -> None:
-        """Hand the kept connections back to the pool (the store is closing)."""
-        kept, self._kept = self._kept, []
-        for conn in kept:
-            await self._pool.release(conn)
+    def _drop(self) -> None:
+        """Close the runner's connection, if any."""
+        pipe, self._pipe = self._pipe, None
+        if pipe is not None:
+            pipe.close()
 
 
 def _closed() -> StoreUnavailable:
