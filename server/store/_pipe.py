@@ -6,8 +6,9 @@ running the scripts. A `ReplyPipe` takes over the transport of a connection redi
 opened (so the URL's address, password, database and TLS are redis-py's business),
 writes each batch of packed commands as it comes, and parses replies with a hiredis
 reader in `data_received`. Redis answers in order, so the batches wait in a queue,
-and each batch's future is settled in the loop step its last reply came in. Error
-replies are returned, not raised, as redis-py's classes (`NoScriptError` and the rest).
+and each batch's callback gets its replies in the loop step its last reply came in
+(or, if the connection fails first, the error). Error replies are among the
+replies, not raised, as redis-py's classes (`NoScriptError` and the rest).
 A connection made with a socket timeout (redis-py's default is 5 s) gives each batch
 that long to be answered, as redis-py gives each read; past it the pipe is closed (the
 late replies would be taken for the next batch's) and the batches waiting fail with
@@ -24,8 +25,10 @@ reconnect a redis-py connection.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,11 +40,16 @@ from redis.typing import EncodableT
 
 from server.store._wire import PackedConnection
 
+_log = logging.getLogger(__name__)
+
+Answered = Callable[[list[Any] | Exception], None]
+"""Called once with a batch's replies, or with the error that ended the connection first."""
+
 
 @dataclass
 class _Batch:
     count: int
-    future: asyncio.Future[list[Any]]
+    answered: Answered
     due: float
     """Loop time by which its last reply should have come."""
     replies: list[Any] = field(default_factory=list)
@@ -86,17 +94,22 @@ class ReplyPipe(asyncio.Protocol):
     def alive(self) -> bool:
         return self._lost is None and not self._transport.is_closing()
 
-    def send(self, packed: list[bytes], count: int) -> asyncio.Future[list[Any]]:
-        """Write `packed` (`count` commands); the future gets their `count` replies."""
+    def send(self, packed: list[bytes], count: int, answered: Answered) -> None:
+        """Write `packed` (`count` commands); `answered` gets their `count` replies."""
         if not self.alive:
             raise RedisConnectionError(f"the connection to Redis is closed ({self._lost})")
         loop = asyncio.get_running_loop()
-        batch = _Batch(count, loop.create_future(), loop.time() + self._timeout_s)
+        batch = _Batch(count, answered, loop.time() + self._timeout_s)
         self._waiting.append(batch)
         self._transport.writelines(packed)
         if self._watch is None and self._timeout_s < math.inf:
             self._watch = loop.call_at(batch.due, self._check_due)
-        return batch.future
+
+    async def exchange(self, packed: list[bytes], count: int) -> list[Any]:
+        """`send`, awaited: the replies, or the connection's error raised."""
+        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        self.send(packed, count, lambda outcome: _settle(future, outcome))
+        return await future
 
     def _check_due(self) -> None:
         """The oldest batch's time is up, unless it was answered: then watch the next."""
@@ -122,8 +135,7 @@ class ReplyPipe(asyncio.Protocol):
             batch.replies.append(reply)
             if len(batch.replies) == batch.count:
                 self._waiting.popleft()
-                if not batch.future.done():
-                    batch.future.set_result(batch.replies)
+                _tell(batch, batch.replies)
 
     def eof_received(self) -> bool:
         return False  # Redis closed its side: close ours too (`connection_lost` follows)
@@ -139,5 +151,20 @@ class ReplyPipe(asyncio.Protocol):
             self._watch = None
         waiting, self._waiting = self._waiting, deque()
         for batch in waiting:
-            if not batch.future.done():
-                batch.future.set_exception(error)
+            _tell(batch, error)
+
+
+def _tell(batch: _Batch, outcome: list[Any] | Exception) -> None:
+    try:
+        batch.answered(outcome)
+    except Exception:
+        _log.exception("handling the replies of a batch failed")
+
+
+def _settle(future: asyncio.Future[list[Any]], outcome: list[Any] | Exception) -> None:
+    if future.done():
+        return
+    if isinstance(outcome, Exception):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)

@@ -1,27 +1,33 @@
 """Runs the store's Lua scripts by SHA, grouping concurrent calls into one round trip.
 
 Group commit: a call queues itself and, if it is the first in the queue, schedules a
-flush task. The task's first step runs on the next event-loop iteration, so every call
-made during the current iteration rides in the same pipeline of EVALSHAs. Scripts are
-loaded once at connect; a NOSCRIPT reply (the server restarted or flushed its script
-cache) means that call did not run, so the runner loads the scripts again and resends
-only those calls.
+flush with `call_soon`, so every call made during the current event-loop iteration
+rides in the same pipeline of EVALSHAs. Scripts are loaded once at connect; a
+NOSCRIPT reply (the server restarted or flushed its script cache) means that call
+did not run, so the runner loads the scripts again and resends only those calls.
 
 A flush packs its EVALSHAs with hiredis and writes them on the runner's own
-connection (`server.store._pipe.ReplyPipe`), which parses the replies as they arrive
-and settles the flush in the loop step its last reply came in: taking a connection
-from the pool, building redis-py's pipeline and reading each reply through a stream
-reader cost more CPU than the round trip itself. Flushes in flight share the one
-connection, Redis answering them in order. It is made as the client's pool makes its
-connections (same class and settings) but is not one of the pool's. A lost connection
-fails the flushes waiting on it; each is retried, on a new connection, with the
-client's retry policy, as redis-py's pipelines are.
+connection (`server.store._pipe.ReplyPipe`), which parses the replies as they arrive:
+taking a connection from the pool, building redis-py's pipeline and reading each
+reply through a stream reader cost more CPU than the round trip itself. It is made
+as the client's pool makes its connections (same class and settings) but is not one
+of the pool's. Flushes in flight share the one connection, Redis answering them in
+order.
+
+The common flush is no task: while the connection is up, the loop callback writes
+the pipeline and the pipe's callback settles the callers' futures in the loop step
+the replies came in, so a call costs no task and no extra loop turn of its own. A
+flush with no connection up, a pipeline whose connection was lost before it was
+answered, and calls to resend after NOSCRIPT go the slow way, in a task: it connects
+(again) and retries a lost connection with the client's retry policy, as redis-py's
+pipelines are retried.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +59,12 @@ class ScriptRunner:
         self._group = group
         self._queue: list[_Call] = []
         self._flushes: set[asyncio.Task[None]] = set()
+        """Flushes going the slow way."""
+        self._scheduled: asyncio.Handle | None = None
+        self._sent: dict[int, list[_Call]] = {}
+        """Pipelines written the quick way and not answered yet, by a number of their own."""
+        self._batches = 0
+        self._closing = False
         self._pipe: ReplyPipe | None = None
         self._opening = asyncio.Lock()
         retry = client.connection_pool.connection_kwargs.get("retry")
@@ -78,35 +90,73 @@ class ScriptRunner:
             return await call.future
         self._queue.append(call)
         if len(self._queue) == 1:
-            task = asyncio.create_task(self._flush())
-            self._flushes.add(task)
-            task.add_done_callback(self._flushes.discard)
+            self._scheduled = asyncio.get_running_loop().call_soon(self._flush)
         return await call.future
 
     async def drain(self) -> None:
         """Wait for the flushes in flight, so no caller is left without a reply."""
-        while self._flushes:
-            await asyncio.gather(*self._flushes)
+        if self._scheduled is not None:
+            self._scheduled.cancel()
+            self._flush()
+        while self._flushes or self._sent:
+            waiting = [call.future for calls in self._sent.values() for call in calls]
+            await asyncio.wait([*self._flushes, *waiting])  # cancelled, it cancels none of them
         self._drop()
 
     async def cancel(self) -> None:
         """Stop the flushes in flight; their callers get `StoreUnavailable`."""
+        self._closing = True
+        if self._scheduled is not None:
+            self._scheduled.cancel()
+        self._drop()
         for task in self._flushes:
             task.cancel()
         await asyncio.gather(*self._flushes, return_exceptions=True)
-        for call in self._queue:
-            if not call.future.done():
-                call.future.set_exception(_closed())
+        for calls in [self._queue, *self._sent.values()]:
+            _fail(calls, _closed())
         self._queue = []
-        self._drop()
+        self._sent.clear()
 
-    async def _flush(self) -> None:
+    def _flush(self) -> None:
+        """Write the calls queued during the last loop turn, or hand them to a task."""
+        self._scheduled = None
         calls, self._queue = self._queue, []
-        await self._send(calls)
-
-    async def _send(self, calls: list[_Call]) -> None:
+        pipe = self._pipe
+        if pipe is None or not pipe.alive:
+            self._spawn(self._send(calls))
+            return
         try:
-            missing = await self._execute(calls, retry_missing=True)
+            packed = pipe.pack_batch(_commands(calls))
+        except Exception as error:  # an argument Redis cannot take
+            _fail(calls, error)
+            return
+        self._batches += 1
+        self._sent[self._batches] = calls
+        pipe.send(packed, len(calls), functools.partial(self._answered, self._batches))
+        self.round_trips += 1
+
+    def _answered(self, batch: int, outcome: list[Any] | Exception) -> None:
+        calls = self._sent.pop(batch, None)
+        if calls is None:  # cancelled
+            return
+        if self._closing:
+            _fail(calls, _closed())
+        elif isinstance(outcome, Exception):  # the connection failed before it answered
+            self._spawn(self._send(calls))
+        elif missing := _settle(calls, outcome, retry_missing=True):
+            self._spawn(self._send(missing, reload=True))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._flushes.add(task)
+        task.add_done_callback(self._flushes.discard)
+
+    async def _send(self, calls: list[_Call], *, reload: bool = False) -> None:
+        """Send `calls` the slow way; with `reload`, after loading their scripts again."""
+        try:
+            if reload:
+                await self.load({call.script for call in calls})
+            missing = await self._execute(calls, retry_missing=not reload)
             if missing:
                 await self.load({call.script for call in missing})
                 await self._execute(missing, retry_missing=False)
@@ -121,21 +171,9 @@ class ScriptRunner:
 
     async def _execute(self, calls: list[_Call], *, retry_missing: bool) -> list[_Call]:
         """Send one pipeline; settle every call but those to retry after NOSCRIPT."""
-        replies = await self._exchange(
-            [("EVALSHA", call.script.sha, len(call.keys), *call.keys, *call.args) for call in calls]
-        )
+        replies = await self._exchange(_commands(calls))
         self.round_trips += 1
-        missing: list[_Call] = []
-        for call, reply in zip(calls, replies, strict=True):
-            if isinstance(reply, NoScriptError) and retry_missing:
-                missing.append(call)
-            elif call.future.done():
-                continue
-            elif isinstance(reply, Exception):
-                call.future.set_exception(reply)
-            else:
-                call.future.set_result(reply)
-        return missing
+        return _settle(calls, replies, retry_missing=retry_missing)
 
     async def _exchange(self, commands: list[tuple[EncodableT, ...]]) -> list[Any]:
         """Write `commands` in one go and read their replies (an error reply is returned)."""
@@ -146,7 +184,7 @@ class ScriptRunner:
             pipe = await self._connected()
             if packed is None:
                 packed = pipe.pack_batch(commands)
-            return await pipe.send(packed, len(commands))
+            return await pipe.exchange(packed, len(commands))
 
         return await self._retry.call_with_retry(attempt, self._drop_dead)
 
@@ -185,6 +223,31 @@ class ScriptRunner:
         pipe, self._pipe = self._pipe, None
         if pipe is not None:
             pipe.close()
+
+
+def _commands(calls: list[_Call]) -> list[tuple[EncodableT, ...]]:
+    return [("EVALSHA", call.script.sha, len(call.keys), *call.keys, *call.args) for call in calls]
+
+
+def _settle(calls: list[_Call], replies: list[Any], *, retry_missing: bool) -> list[_Call]:
+    """Give each call its reply, but those to send again after NOSCRIPT: returned."""
+    missing: list[_Call] = []
+    for call, reply in zip(calls, replies, strict=True):
+        if isinstance(reply, NoScriptError) and retry_missing:
+            missing.append(call)
+        elif call.future.done():
+            continue
+        elif isinstance(reply, Exception):
+            call.future.set_exception(reply)
+        else:
+            call.future.set_result(reply)
+    return missing
+
+
+def _fail(calls: list[_Call], error: Exception) -> None:
+    for call in calls:
+        if not call.future.done():
+            call.future.set_exception(error)
 
 
 def _closed() -> StoreUnavailable:

@@ -47,11 +47,11 @@ async def test_a_batch_gets_every_reply_in_order_error_replies_as_redis_py_class
     pipe = await open_pipe()
     key = _key()
     batch = [("SET", key, "x"), ("HSET", key, "f", "v"), ("EVALSHA", "ab" * 20, 0), ("GET", key)]
-    first, wrong, unknown, last = await pipe.send(pipe.pack_batch(batch), len(batch))
+    first, wrong, unknown, last = await pipe.exchange(pipe.pack_batch(batch), len(batch))
     assert (first, last) == (b"OK", b"x")
     assert isinstance(wrong, ResponseError) and "WRONGTYPE" in str(wrong)
     assert isinstance(unknown, NoScriptError)
-    assert await pipe.send(pipe.pack_batch([("DEL", key)]), 1) == [1]
+    assert await pipe.exchange(pipe.pack_batch([("DEL", key)]), 1) == [1]
 
 
 async def test_batches_in_flight_together_are_answered_each_with_its_own_replies(
@@ -59,24 +59,27 @@ async def test_batches_in_flight_together_are_answered_each_with_its_own_replies
 ) -> None:
     pipe = await open_pipe()
     key = _key()
-    sends = [pipe.send(pipe.pack_batch([("INCR", key)] * size), size) for size in (3, 1, 2)]
-    assert await asyncio.gather(*sends) == [[1, 2, 3], [4], [5, 6]]
-    await pipe.send(pipe.pack_batch([("DEL", key)]), 1)
+    answers: list[list[Any] | Exception] = []
+    for size in (3, 1, 2):
+        pipe.send(pipe.pack_batch([("INCR", key)] * size), size, answers.append)
+    await pipe.exchange(pipe.pack_batch([("DEL", key)]), 1)  # answered after all three
+    assert answers == [[1, 2, 3], [4], [5, 6]]
 
 
 async def test_a_lost_connection_fails_the_waiting_batch_and_every_later_one(
     open_pipe: Any, redis_url: str
 ) -> None:
     pipe = await open_pipe()
-    [client_id] = await pipe.send(pipe.pack_batch([("CLIENT", "ID")]), 1)
-    waiting = pipe.send(pipe.pack_batch([("BLPOP", _key(), 0)]), 1)  # answered by nothing
+    [client_id] = await pipe.exchange(pipe.pack_batch([("CLIENT", "ID")]), 1)
+    waiting = asyncio.ensure_future(pipe.exchange(pipe.pack_batch([("BLPOP", _key(), 0)]), 1))
+    await asyncio.sleep(0)  # written: Redis blocks on it, and answers nothing
     async with Redis.from_url(redis_url) as other:
         await other.execute_command("CLIENT", "KILL", "ID", client_id)  # type: ignore[no-untyped-call]
     with pytest.raises(RedisConnectionError):
         await waiting
     assert not pipe.alive
     with pytest.raises(RedisConnectionError):
-        pipe.send(pipe.pack_batch([("PING",)]), 1)
+        pipe.send(pipe.pack_batch([("PING",)]), 1, lambda _: None)
 
 
 async def test_a_batch_redis_does_not_answer_in_time_fails_and_closes_the_pipe(
@@ -85,5 +88,5 @@ async def test_a_batch_redis_does_not_answer_in_time_fails_and_closes_the_pipe(
     pipe = await open_pipe(socket_timeout=0.1)
     blocking = [("BLPOP", _key(), 1)]
     with pytest.raises(RedisTimeoutError):
-        await pipe.send(pipe.pack_batch(blocking), 1)
+        await pipe.exchange(pipe.pack_batch(blocking), 1)
     assert not pipe.alive  # the late reply is never taken for another batch's

@@ -59,3 +59,22 @@ async def test_scripts_come_back_after_the_cache_is_flushed(
         assert store.round_trips == before + 3  # refused, scripts loaded, sent again
     finally:
         await store.close()
+
+
+async def test_a_pipeline_whose_connection_is_lost_unanswered_is_sent_again(
+    private_valkey: EmbeddedValkey,
+) -> None:
+    store = await Store.connect(private_valkey.url)
+    admin = Redis.from_url(private_valkey.url)
+    try:
+        await start(store)
+        await admin.client_pause(60_000, all=False)  # the commit waits, unanswered
+        moving = asyncio.create_task(move(store, 0, 0, "m1"))
+        for _ in range(2):
+            await asyncio.sleep(0)  # the move queued, then its pipeline written
+        assert await admin.client_kill_filter(_type="normal", skipme=True) >= 1
+        await admin.client_unpause()
+        assert await moving == CommitResult(2, 1)
+    finally:
+        await admin.aclose()
+        await store.close()
