@@ -38,6 +38,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.typing import EncodableT
 
+from server.store._pubsub import closed_by_redis
 from server.store._wire import PackedConnection
 
 _log = logging.getLogger(__name__)
@@ -73,10 +74,8 @@ class ReplyPipe(asyncio.Protocol):
     def take_over(cls, conn: PackedConnection) -> ReplyPipe:
         """The pipe of `conn`, connected and with no reply pending (as a pool hands it out)."""
         writer = conn._writer  # redis-py keeps its stream writer there
-        if writer is None:
-            raise RedisConnectionError("the connection to Redis is not open")
-        if writer.is_closing():
-            raise RedisConnectionError("the connection to Redis is closed")
+        if writer is None or closed_by_redis(conn):
+            raise RedisConnectionError("the connection to Redis closed as it opened")
         pipe = cls(conn, writer)
         writer.transport.set_protocol(pipe)
         conn._reader = conn._writer = None  # the transport is the pipe's now

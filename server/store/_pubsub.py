@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import hiredis
 from redis.asyncio.client import PubSub
+from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 OnReply = Callable[[bytes, bytes], None]
@@ -34,11 +35,22 @@ class Listener(asyncio.Protocol):
     async def open(
         cls, pubsub: PubSub, on_message: OnReply, on_subscribed: Callable[[bytes], None]
     ) -> Listener:
-        """Connect `pubsub` and take its transport over; no reply is pending on it yet."""
+        """Connect `pubsub` and take its transport over; no reply is pending on it yet.
+
+        The pool may hand out a connection Redis has closed while it sat idle (Redis
+        restarted, or the network dropped it): its end of file was read, but nothing
+        has tried it since. Taken over as it is, it would never hear a thing, so it is
+        opened again first.
+        """
         await pubsub.connect()  # type: ignore[no-untyped-call]
         connection = pubsub.connection
-        writer = connection._writer if connection is not None else None
-        if writer is None:
+        if connection is None:
+            raise RedisConnectionError("the pub/sub connection did not open")
+        if closed_by_redis(connection):
+            await connection.disconnect()
+            await connection.connect()
+        writer = connection._writer
+        if writer is None or closed_by_redis(connection):
             raise RedisConnectionError("the pub/sub connection did not open")
         listener = cls(on_message, on_subscribed)
         transport = writer.transport
@@ -80,3 +92,10 @@ class Listener(asyncio.Protocol):
     def eof_received(self) -> bool | None:
         self.fail(RedisConnectionError("Redis closed the pub/sub connection"))
         return None
+
+
+def closed_by_redis(connection: AbstractConnection) -> bool:
+    """Whether redis-py's stream of `connection` has read the end of Redis's side, or its
+    transport is closing: a transport taken over in that state would wait forever."""
+    reader, writer = connection._reader, connection._writer
+    return reader is None or writer is None or reader.at_eof() or writer.is_closing()
