@@ -17,8 +17,9 @@ import logging
 from typing import Protocol
 
 from pydantic import BaseModel
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 import engine
 from protocol import (
@@ -329,6 +330,17 @@ class Session:
             self.services.metrics.errors.inc()
             text = "the server failed on this request; it may not have been applied"
             reply = Error(id=message.id, code=ErrorCode.SERVER_INTERNAL, message=text)
-        await self.conn.send(reply if isinstance(reply, bytes) else encode(reply))
+        await self._reply(reply if isinstance(reply, bytes) else encode(reply))
         if self.paused:
             await self.release()
+
+    async def _reply(self, frame: bytes) -> None:
+        """Write a reply at once while the connection is open and its writes are not held
+        back, as `broadcast` writes; else through `send`, which waits for the client to
+        read (or raises `ConnectionClosed`). `send` would not wait either in the first
+        case, but its checks and context cost more than the write on a move's path."""
+        conn = self.conn
+        if conn.protocol.state is State.OPEN and not conn.paused:
+            broadcast((conn,), frame)
+        else:
+            await conn.send(frame)
