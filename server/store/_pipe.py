@@ -72,7 +72,7 @@ class ReplyPipe(asyncio.Protocol):
 
     @classmethod
     def take_over(cls, conn: PackedConnection) -> ReplyPipe:
-        """The pipe of `conn`, connected and with no reply pending (as a pool hands it out)."""
+        """The pipe of `conn`, just connected, with no reply pending."""
         writer = conn._writer  # redis-py keeps its stream writer there
         if writer is None or closed_by_redis(conn):
             raise RedisConnectionError("the connection to Redis closed as it opened")
