@@ -330,17 +330,19 @@ class Session:
             self.services.metrics.errors.inc()
             text = "the server failed on this request; it may not have been applied"
             reply = Error(id=message.id, code=ErrorCode.SERVER_INTERNAL, message=text)
-        await self._reply(reply if isinstance(reply, bytes) else encode(reply))
+        frame = reply if isinstance(reply, bytes) else encode(reply)
+        if not self._written_now(frame):
+            await self.conn.send(frame)
         if self.paused:
             await self.release()
 
-    async def _reply(self, frame: bytes) -> None:
-        """Write a reply at once while the connection is open and its writes are not held
-        back, as `broadcast` writes; else through `send`, which waits for the client to
-        read (or raises `ConnectionClosed`). `send` would not wait either in the first
+    def _written_now(self, frame: bytes) -> bool:
+        """Write a reply at once, as `broadcast` writes, while the connection is open and
+        its writes are not held back; False: it is for `send`, which waits for the client
+        to read (or raises `ConnectionClosed`). `send` would not wait either in the first
         case, but its checks and context cost more than the write on a move's path."""
         conn = self.conn
-        if conn.protocol.state is State.OPEN and not conn.paused:
-            broadcast((conn,), frame)
-        else:
-            await conn.send(frame)
+        if conn.protocol.state is not State.OPEN or conn.paused:
+            return False
+        broadcast((conn,), frame)
+        return True

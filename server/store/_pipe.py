@@ -38,8 +38,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.typing import EncodableT
 
-from server.store._pubsub import closed_by_redis
-from server.store._wire import PackedConnection
+from server.store._wire import PackedConnection, closed_by_redis
 
 _log = logging.getLogger(__name__)
 
@@ -107,7 +106,7 @@ class ReplyPipe(asyncio.Protocol):
     async def exchange(self, packed: list[bytes], count: int) -> list[Any]:
         """`send`, awaited: the replies, or the connection's error raised."""
         future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
-        self.send(packed, count, lambda outcome: _settle(future, outcome))
+        self.send(packed, count, lambda outcome: _resolve(future, outcome))
         return await future
 
     def _check_due(self) -> None:
@@ -160,7 +159,7 @@ def _tell(batch: _Batch, outcome: list[Any] | Exception) -> None:
         _log.exception("handling the replies of a batch failed")
 
 
-def _settle(future: asyncio.Future[list[Any]], outcome: list[Any] | Exception) -> None:
+def _resolve(future: asyncio.Future[list[Any]], outcome: list[Any] | Exception) -> None:
     if future.done():
         return
     if isinstance(outcome, Exception):

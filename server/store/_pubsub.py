@@ -16,8 +16,9 @@ from collections.abc import Callable
 
 import hiredis
 from redis.asyncio.client import PubSub
-from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
+
+from server.store._wire import closed_by_redis
 
 OnReply = Callable[[bytes, bytes], None]
 """Called with the channel and the payload (``message``) or the channel (``subscribe``)."""
@@ -92,10 +93,3 @@ class Listener(asyncio.Protocol):
     def eof_received(self) -> bool | None:
         self.fail(RedisConnectionError("Redis closed the pub/sub connection"))
         return None
-
-
-def closed_by_redis(connection: AbstractConnection) -> bool:
-    """Whether redis-py's stream of `connection` has read the end of Redis's side, or its
-    transport is closing: a transport taken over in that state would wait forever."""
-    reader, writer = connection._reader, connection._writer
-    return reader is None or writer is None or reader.at_eof() or writer.is_closing()

@@ -6,6 +6,9 @@ that packing is a large share of the client's CPU per move. hiredis packs the sa
 bytes in one call. (redis-py also parses replies with hiredis by itself when it is
 installed.) An argument hiredis does not take (a bool, None) goes
 through redis-py's own packing, which accepts or refuses it as usual.
+
+`closed_by_redis` tells whether a connection redis-py holds has already seen Redis
+close it, before its transport is taken over (`server.store._pipe`, `._pubsub`).
 """
 
 from __future__ import annotations
@@ -40,3 +43,10 @@ def packing_in_c(base: type[AbstractConnection]) -> type[AbstractConnection]:
     """`base` (the class redis-py picked for the URL), packing with hiredis."""
     packed: type[AbstractConnection] = type(f"Packed{base.__name__}", (PackedConnection, base), {})
     return packed
+
+
+def closed_by_redis(connection: AbstractConnection) -> bool:
+    """Whether redis-py's stream of `connection` has read the end of Redis's side, or its
+    transport is closing: a transport taken over in that state would wait forever."""
+    reader, writer = connection._reader, connection._writer
+    return reader is None or writer is None or reader.at_eof() or writer.is_closing()

@@ -6,7 +6,8 @@ import asyncio
 
 from redis.asyncio import Redis
 
-from server.store._pubsub import Listener, closed_by_redis
+from server.store._pubsub import Listener
+from server.store._wire import closed_by_redis
 
 
 async def test_a_pooled_connection_redis_closed_while_idle_is_opened_again_first(
