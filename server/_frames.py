@@ -24,13 +24,16 @@ class Frames:
         self.stopped = False
         self.reader: asyncio.Task[object] | None = None
         """The task waiting for the next frame, whose wait `stop` cuts short."""
+        self.task: asyncio.Task[object] | None = None
+        """The task that reads, from its first `next` on (kept: on Python 3.11, asking
+        for the current task makes a system call)."""
         self.cut = False
         """`stop` cancelled the reader; that one cancellation is undone in `next`."""
 
     async def next(self) -> str | bytes | None:
         """The next frame; None once stopped and every frame already read was taken."""
         if not self.stopped:
-            self.reader = asyncio.current_task()
+            self.reader = self.task = self.task or asyncio.current_task()
             try:
                 return await self.conn.recv()
             except asyncio.CancelledError:

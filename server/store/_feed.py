@@ -103,6 +103,8 @@ class RoomFeed:
         self._joining: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._catch_ups: set[asyncio.Task[None]] = set()
+        self._loop = asyncio.get_running_loop()
+        """Kept: Python 3.11 makes a system call each time the running loop is asked for."""
         self._task = asyncio.create_task(self._run())
 
     @property
@@ -242,8 +244,7 @@ class RoomFeed:
         if seq > last + 1:
             self._ahead.setdefault(code, {})[seq] = body
             if code not in self._gap_timers:
-                loop = asyncio.get_running_loop()
-                self._gap_timers[code] = loop.call_later(GAP_WAIT_S, self._gap_open, code)
+                self._gap_timers[code] = self._loop.call_later(GAP_WAIT_S, self._gap_open, code)
             return
         self._push(code, seq, body)
         self._push_ahead(code)
@@ -291,7 +292,7 @@ class RoomFeed:
         """Add `item` to the batch the next turn of the loop hands out."""
         self._batch.append(item)
         if self._flush_handle is None:
-            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+            self._flush_handle = self._loop.call_soon(self._flush)
 
     def _flush(self) -> None:
         batch, self._batch, self._flush_handle = self._batch, [], None

@@ -68,6 +68,7 @@ class ReplyPipe(asyncio.Protocol):
         self._lost: Exception | None = None
         self._timeout_s: float = conn.socket_timeout or math.inf
         self._watch: asyncio.TimerHandle | None = None
+        self._loop = asyncio.get_running_loop()
 
     @classmethod
     def take_over(cls, conn: PackedConnection) -> ReplyPipe:
@@ -96,7 +97,7 @@ class ReplyPipe(asyncio.Protocol):
         """Write `packed` (`count` commands); `answered` gets their `count` replies."""
         if not self.alive:
             raise RedisConnectionError(f"the connection to Redis is closed ({self._lost})")
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         batch = _Batch(count, answered, loop.time() + self._timeout_s)
         self._waiting.append(batch)
         self._transport.writelines(packed)
@@ -105,7 +106,7 @@ class ReplyPipe(asyncio.Protocol):
 
     async def exchange(self, packed: list[bytes], count: int) -> list[Any]:
         """`send`, awaited: the replies, or the connection's error raised."""
-        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[list[Any]] = self._loop.create_future()
         self.send(packed, count, lambda outcome: _resolve(future, outcome))
         return await future
 
@@ -115,7 +116,7 @@ class ReplyPipe(asyncio.Protocol):
         if not self._waiting:
             return
         due = self._waiting[0].due
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         if loop.time() < due:
             self._watch = loop.call_at(due, self._check_due)
             return

@@ -67,6 +67,7 @@ class ScriptRunner:
         self._closing = False
         self._pipe: ReplyPipe | None = None
         self._opening = asyncio.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
         retry = client.connection_pool.connection_kwargs.get("retry")
         self._retry: Retry = retry if isinstance(retry, Retry) else Retry(NoBackoff(), 0)
         self.round_trips = 0
@@ -83,15 +84,22 @@ class ScriptRunner:
     async def run(self, script_call: Call) -> Any:
         """Run one script call and return its reply; server errors are raised."""
         script, keys, args = script_call
-        call = _Call(script, keys, args, asyncio.get_running_loop().create_future())
+        loop = self._loop or self._bind_loop()
+        call = _Call(script, keys, args, loop.create_future())
         self.calls += 1
         if not self._group:
             await self._send([call])
             return await call.future
         self._queue.append(call)
         if len(self._queue) == 1:
-            self._scheduled = asyncio.get_running_loop().call_soon(self._flush)
+            self._scheduled = loop.call_soon(self._flush)
         return await call.future
+
+    def _bind_loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop this runner serves, from its first call on: Python 3.11 makes a
+        system call each time the running loop is asked for."""
+        self._loop = asyncio.get_running_loop()
+        return self._loop
 
     async def drain(self) -> None:
         """Wait for the flushes in flight, so no caller is left without a reply."""
