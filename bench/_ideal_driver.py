@@ -1,4 +1,7 @@
-"""Bots for `bench.ideal_server`: join a room, then send bare move frames."""
+"""Bots for `bench.ideal_server`: join a room, then send bare move frames.
+
+Like the full driver's bots, they do not unpack the room's events (the ideal
+server's event frames start with the same bytes), only their own replies."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
 STATE = bytes(range(120))
+_EVENT_HEAD = b"\x83" + msgpack.packb("t") + msgpack.packb("event")
 BATCH = 25
 """Rooms joined at once."""
 
@@ -23,6 +27,8 @@ class IdealBot:
 
     async def read(self) -> None:
         async for frame in self.conn:
+            if isinstance(frame, bytes) and frame.startswith(_EVENT_HEAD):
+                continue
             msg = msgpack.unpackb(frame)
             if msg["t"] in ("ack", "joined") and self.waiting is not None:
                 self.waiting.set_result(msg)
