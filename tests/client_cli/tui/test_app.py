@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 import engine
 from client_cli import statefile
@@ -103,6 +104,19 @@ def ada_joins(server_url: str, code: str, state: Path) -> RaceApp:
     return RaceApp(server_url, lambda id_: JoinRoom(id=id_, code=code, name="Ada"), UNICODE, state)
 
 
+async def race_with_bob(pilot: Pilot[int], ada: RaceApp, bob: Terminal, clock: ManualClock) -> None:
+    """Ada, seated with Bob on her screen: Bob gets ready, and the race starts."""
+    await wait_for_text(pilot, "Bob")
+    await bob.type("ready")
+    await start_race(pilot, ada, clock)
+
+
+async def leave(pilot: Pilot[int], app: RaceApp) -> None:
+    """Quit the race screen and wait until it has ended."""
+    await pilot.press("ctrl+q")
+    await wait_until(pilot, lambda: app.return_code is not None, "Ada to leave")
+
+
 def late_spectator(server_url: str, code: str) -> RaceApp:
     """The race screen of a spectator coming to room `code` now."""
     return RaceApp(
@@ -125,13 +139,10 @@ async def test_a_seat_resumed_after_the_race_ended_gets_the_results(
     try:
         ada = ada_joins(server_url, code, tmp_path)
         async with ada.run_test(size=(80, 24)) as pilot:
-            await wait_for_text(pilot, "Bob")
-            await bob.type("ready")
-            await start_race(pilot, ada, clock)
+            await race_with_bob(pilot, ada, bob, clock)
             await pilot.press("d")
             await wait_until(pilot, lambda: ada.session.tracker.version == 1, "the draw")
-            await pilot.press("ctrl+q")
-            await wait_until(pilot, lambda: ada.return_code is not None, "Ada to leave")
+            await leave(pilot, ada)
         assert ada.notes[-1] == f"Your seat is kept until the race is over: solrace resume {code}"
         await bob.type("end", expect="Race 1 results:")
         again = resumed(server_url, ada, tmp_path)
@@ -150,16 +161,13 @@ async def test_an_idle_warning_rings_and_is_told_again_to_a_seat_resumed_under_i
     try:
         ada = ada_joins(server_url, code, tmp_path)
         async with ada.run_test(size=(80, 24)) as pilot:
-            await wait_for_text(pilot, "Bob")
-            await bob.type("ready")
-            await start_race(pilot, ada, clock)
+            await race_with_bob(pilot, ada, bob, clock)
             await bob.type("resign", expect="You resigned")
             clock.advance((IDLE_S - IDLE_WARNING_S) * 1000)
             text = await wait_for_text(pilot, "You have been idle too long")
             assert re.search(r"Ada \(you\) +idle \d:\d\d", text), text
             assert ada.message.style == "bold red"
-            await pilot.press("ctrl+q")
-            await wait_until(pilot, lambda: ada.return_code is not None, "Ada to leave")
+            await leave(pilot, ada)
         again = resumed(server_url, ada, tmp_path)
         async with again.run_test(size=(80, 24)) as pilot:
             text = await wait_for_text(pilot, "You have been idle too long")
