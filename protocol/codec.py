@@ -8,6 +8,7 @@ byte concatenation (`encode_event_frame`), so fan-out never re-encodes.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, TypeVar
 
 import msgpack
@@ -22,6 +23,7 @@ from protocol.server_messages import SERVER_ADAPTER, Error, ServerMessage
 
 T = TypeVar("T")
 _BOARD_FIELDS = tuple(BoardView.model_fields)
+_board_values = attrgetter(*_BOARD_FIELDS)
 
 _TOO_LONG = frozenset({"string_too_long", "too_long"})
 _NO_TAG = frozenset({"union_tag_invalid", "union_tag_not_found"})
@@ -53,7 +55,7 @@ def encode_move_ok(
     come straight from the engine and the validated request, so the fields
     are packed in the schema's order directly (a test pins the bytes equal).
     """
-    board = {field: getattr(view, field) for field in _BOARD_FIELDS}
+    board = dict(zip(_BOARD_FIELDS, _board_values(view), strict=True))
     data: bytes = msgpack.packb(
         {
             "type": "move_ok",

@@ -39,6 +39,8 @@ class Status(IntEnum):
 
 def checked(reply: list[Any]) -> list[Any]:
     """The reply after its status; a refusing status raised as the store's error."""
+    if reply[0] == Status.OK:  # the common case, without making the enum member
+        return reply[1:]
     status = Status(reply[0])
     if status is Status.MISSING:
         raise NotFound
