@@ -69,6 +69,7 @@ class ReplyPipe(asyncio.Protocol):
         self._timeout_s: float = conn.socket_timeout or math.inf
         self._watch: asyncio.TimerHandle | None = None
         self._loop = asyncio.get_running_loop()
+        """Kept: Python 3.11 makes a system call each time the running loop is asked for."""
 
     @classmethod
     def take_over(cls, conn: PackedConnection) -> ReplyPipe:
