@@ -25,7 +25,7 @@ async def show_hint(app: RaceApp) -> None:
     lines = app.screen.query(MoveLine)
     if lines:
         lines.first().value = app.hinted = hint.move
-        app.note(f"Hint: {hint.move}   (Tab, then Enter plays it)")
+        app.note(f"Hint: {hint.move}   (Enter plays it)")
 
 
 def moved_on(app: RaceApp) -> None:

@@ -120,15 +120,22 @@ class RaceScreen(View):
             return
         if event.key in ("tab", "colon", "enter") or event.character == ":":
             event.stop()
-            self.query_one(MoveLine).focus()
+            line = self.query_one(MoveLine)
+            line.focus()
+            if event.key == "enter" and line.value.strip():
+                self._send_line(line.value)  # Enter plays what the line holds (a hint)
         elif self.race.board_key(key_name(event)):
             event.stop()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._send_line(event.value)
+
+    def _send_line(self, value: str) -> None:
+        """Play the line's move or command, keep it in the history, empty the line."""
         line = self.query_one(MoveLine)
-        line.remember(event.value.strip())
+        line.remember(value.strip())
         line.value = ""
-        self.race.typed(event.value)
+        self.race.typed(value)
 
 
 class WatchScreen(View):

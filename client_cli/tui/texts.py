@@ -34,7 +34,8 @@ Keys on the board (Tab or : goes to the move line, Esc comes back):
   a         send every card that can go home now, one move at a time
   d  space  draw, turn the waste over, deal or redeal
   x         resign (asks first)      ?  this help      Ctrl+Q  quit
-  H         practice rooms: a hint, the next move of a winning line
+  H         practice rooms: a hint, the next move of a winning line,
+            put on the move line (Enter plays what the line holds)
   R         resign at once, when the server says no card can go home
 The move line (Up/Down: history, Right: take the suggested move):
   t3 t7     the run of pile 3 that fits onto pile 7

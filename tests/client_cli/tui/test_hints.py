@@ -66,6 +66,22 @@ async def test_the_hint_key_shows_the_move_and_puts_it_on_the_move_line(
         await wait_until(pilot, lambda: tracker.version == 1, "the hinted move to be played")
 
 
+async def test_enter_with_the_board_in_focus_plays_the_hinted_move(
+    clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
+) -> None:
+    """As when Enter arrives before the move line has taken the focus (keys read at once)."""
+    app = await _practice_app(race_server, server_url, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        await pilot.press("H")
+        await wait_for_text(pilot, f"Hint: {FIRST_MOVE}")
+        assert not isinstance(app.focused, MoveLine)
+        await pilot.press("enter")
+        tracker = app.session.tracker
+        await wait_until(pilot, lambda: tracker.version == 1, "the hinted move to be played")
+        assert app.screen.query_one(MoveLine).value == ""
+
+
 async def test_a_hint_leaves_the_screen_once_the_board_moves_on(
     clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
 ) -> None:
