@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
@@ -51,32 +52,30 @@ async def _practice_app(race_server: RaceServer, server_url: str, tmp_path: Path
     return _create(server_url, "little-milligan", settings, tmp_path / "state")
 
 
-async def test_the_hint_key_shows_the_move_and_puts_it_on_the_move_line(
-    clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
+async def _hint_shown(pilot: Pilot[int], app: RaceApp, clock: ManualClock) -> None:
+    """Start the race, then ask for a hint and wait until it is on the screen."""
+    await start_race(pilot, app, clock)
+    assert "H: hint" in await wait_for_text(pilot, "H: hint")
+    await pilot.press("H")
+    await wait_for_text(pilot, f"Hint: {FIRST_MOVE}")
+
+
+@pytest.mark.parametrize("keys", [("tab", "enter"), ("enter",)], ids=["tab-enter", "enter"])
+async def test_the_hint_key_puts_the_move_on_the_line_and_enter_plays_it(
+    clock: ManualClock,
+    race_server: RaceServer,
+    server_url: str,
+    tmp_path: Path,
+    keys: tuple[str, ...],
 ) -> None:
+    """Enter plays the line from the line, and from the board too: as when Enter comes
+    before the line has taken the focus (Tab and Enter read at once)."""
     app = await _practice_app(race_server, server_url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app, clock)
-        assert "H: hint" in await wait_for_text(pilot, "H: hint")
-        await pilot.press("H")
-        await wait_for_text(pilot, f"Hint: {FIRST_MOVE}")
+        await _hint_shown(pilot, app, clock)
         assert app.screen.query_one(MoveLine).value == FIRST_MOVE
-        await pilot.press("tab", "enter")
-        tracker = app.session.tracker
-        await wait_until(pilot, lambda: tracker.version == 1, "the hinted move to be played")
-
-
-async def test_enter_with_the_board_in_focus_plays_the_hinted_move(
-    clock: ManualClock, race_server: RaceServer, server_url: str, tmp_path: Path
-) -> None:
-    """As when Enter arrives before the move line has taken the focus (keys read at once)."""
-    app = await _practice_app(race_server, server_url, tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app, clock)
-        await pilot.press("H")
-        await wait_for_text(pilot, f"Hint: {FIRST_MOVE}")
         assert not isinstance(app.focused, MoveLine)
-        await pilot.press("enter")
+        await pilot.press(*keys)
         tracker = app.session.tracker
         await wait_until(pilot, lambda: tracker.version == 1, "the hinted move to be played")
         assert app.screen.query_one(MoveLine).value == ""
@@ -87,9 +86,7 @@ async def test_a_hint_leaves_the_screen_once_the_board_moves_on(
 ) -> None:
     app = await _practice_app(race_server, server_url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_race(pilot, app, clock)
-        await pilot.press("H")
-        await wait_for_text(pilot, f"Hint: {FIRST_MOVE}")
+        await _hint_shown(pilot, app, clock)
         app.send_move(Move.parse(FIRST_MOVE))  # as its keys would
         tracker = app.session.tracker
         await wait_until(pilot, lambda: tracker.version == 1, "the hinted move to be played")
