@@ -73,9 +73,13 @@ class ReplyPipe(asyncio.Protocol):
 
     @classmethod
     def take_over(cls, conn: PackedConnection) -> ReplyPipe:
-        """The pipe of `conn`, just connected, with no reply pending."""
+        """The pipe of `conn`, just connected, with no reply pending. A connection Redis
+        closed as it opened is closed here too, and refused: `conn` is taken either way."""
         writer = conn._writer  # redis-py keeps its stream writer there
         if writer is None or closed_by_redis(conn):
+            if writer is not None:
+                writer.close()
+            conn._reader = conn._writer = None
             raise RedisConnectionError("the connection to Redis closed as it opened")
         pipe = cls(conn, writer)
         writer.transport.set_protocol(pipe)

@@ -215,10 +215,10 @@ class ScriptRunner:
             raise TypeError("the store's pool must make connections with packing_in_c")
         try:
             await conn.connect()  # type: ignore[no-untyped-call]
-            return ReplyPipe.take_over(conn)  # refused if Redis closed it as it opened
         except BaseException:
             await conn.disconnect(nowait=True)
             raise
+        return ReplyPipe.take_over(conn)  # refused, and closed, if Redis closed it as it opened
 
     async def _drop_dead(self, _error: Exception) -> None:
         """After a failed attempt: let go of the connection if it is lost (a flush that

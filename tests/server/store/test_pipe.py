@@ -16,7 +16,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store._pipe import ReplyPipe
-from server.store._wire import PackedConnection, packing_in_c
+from server.store._wire import PackedConnection, closed_by_redis, packing_in_c
 
 
 @pytest.fixture
@@ -24,17 +24,21 @@ async def open_pipe(redis_url: str) -> AsyncIterator[Any]:
     pipes: list[ReplyPipe] = []
 
     async def open_one(**options: Any) -> ReplyPipe:
-        url = urlparse(redis_url)
-        make: Any = packing_in_c(Connection)  # typed as the abstract base, with no address
-        conn = make(host=url.hostname, port=url.port, **options)
-        assert isinstance(conn, PackedConnection)
-        await conn.connect()  # type: ignore[no-untyped-call]
-        pipes.append(ReplyPipe.take_over(conn))
+        pipes.append(ReplyPipe.take_over(await _connected(redis_url, **options)))
         return pipes[-1]
 
     yield open_one
     for pipe in pipes:
         pipe.close()
+
+
+async def _connected(redis_url: str, **options: Any) -> PackedConnection:
+    url = urlparse(redis_url)
+    make: Any = packing_in_c(Connection)  # typed as the abstract base, with no address
+    conn = make(host=url.hostname, port=url.port, **options)
+    assert isinstance(conn, PackedConnection)
+    await conn.connect()  # type: ignore[no-untyped-call]
+    return conn
 
 
 def _key() -> str:
@@ -90,3 +94,26 @@ async def test_a_batch_redis_does_not_answer_in_time_fails_and_closes_the_pipe(
     with pytest.raises(RedisTimeoutError):
         await pipe.exchange(pipe.pack_batch(blocking), 1)
     assert not pipe.alive  # the late reply is never taken for another batch's
+
+
+async def test_a_connection_redis_closed_as_it_opened_is_refused_and_closed(
+    redis_url: str,
+) -> None:
+    conn = await _connected(redis_url)
+    async with Redis.from_url(redis_url) as other:
+        killed = await other.client_kill_filter(_id=str(await _client_id(conn)))
+    assert killed == 1
+    transport = conn._writer.transport if conn._writer else None
+    async with asyncio.timeout(5):
+        while not closed_by_redis(conn):
+            await asyncio.sleep(0)  # the loop reads the end of Redis's side
+    with pytest.raises(RedisConnectionError, match="closed as it opened"):
+        ReplyPipe.take_over(conn)
+    assert not conn.is_connected  # closed, not left open until collected
+    assert transport is not None and transport.is_closing()
+
+
+async def _client_id(conn: PackedConnection) -> int:
+    await conn.send_command("CLIENT", "ID")
+    reply: int = await conn.read_response()
+    return reply

@@ -6,12 +6,9 @@ import asyncio
 
 import pytest
 from redis.asyncio import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.embedded import EmbeddedValkey
 from server.store import CommitResult, Store, VersionConflict
-from server.store._pipe import ReplyPipe
-from server.store._wire import PackedConnection
 from tests.server.store._helpers import CODE, OpenStore, move, start
 
 pytestmark = pytest.mark.every_backend
@@ -80,26 +77,4 @@ async def test_a_pipeline_whose_connection_is_lost_unanswered_is_sent_again(
         assert await moving == CommitResult(2, 1)
     finally:
         await admin.aclose()
-        await store.close()
-
-
-async def test_a_connection_redis_closes_as_it_opens_is_closed_and_the_call_retried(
-    private_valkey: EmbeddedValkey, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    refused: list[PackedConnection] = []
-    take_over = ReplyPipe.take_over
-
-    def closed_at_once(conn: PackedConnection) -> ReplyPipe:
-        if not refused:  # as `take_over` refuses a connection whose end of file was read
-            refused.append(conn)
-            raise RedisConnectionError("the connection to Redis closed as it opened")
-        return take_over(conn)
-
-    monkeypatch.setattr(ReplyPipe, "take_over", staticmethod(closed_at_once))
-    store = await Store.connect(private_valkey.url)
-    try:
-        await start(store)  # the first script call opens the runner's connection
-        assert len(refused) == 1 and not refused[0].is_connected
-        assert await move(store, 0, 0, "m1") == CommitResult(2, 1)
-    finally:
         await store.close()
