@@ -39,6 +39,8 @@ class Slice:
     server_wait_s: float
     """Seconds each server process waited for a CPU during the slice (mean)."""
     load_wait_s: float
+    processes: int = 1
+    """Server processes the CPU time was spread over."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class Paced:
     """Share of the run each server process spent ready but waiting for a CPU (mean)."""
     load_wait: float
     """The same for the load generators: their waits count in every latency they measure."""
+    server_busy: float
+    """Share of the run each server process spent on a CPU (mean): how loaded the pace kept it."""
 
     @classmethod
     def of(cls, slices: Sequence[Slice]) -> Paced:
@@ -71,6 +75,7 @@ class Paced:
             moves_per_cpu_s=len(latencies) / cpu if cpu else float("nan"),
             server_wait=sum(piece.server_wait_s for piece in slices) / elapsed,
             load_wait=sum(piece.load_wait_s for piece in slices) / elapsed,
+            server_busy=sum(piece.cpu_s / piece.processes for piece in slices) / elapsed,
         )
 
 
@@ -142,6 +147,7 @@ class Rig:
             elapsed_s=elapsed,
             server_wait_s=server_wait,
             load_wait_s=load_wait,
+            processes=len(self.servers),
         )
 
     def _waits(self) -> tuple[float, float]:

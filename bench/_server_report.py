@@ -22,6 +22,8 @@ CAPACITY_P99_MAX = 2.0
 """Ack p99, the process holding the capacity rooms over the one holding the usual rooms."""
 CAPACITY_KIB_MAX = 30.0
 """Server memory per connected player, KiB."""
+OWN_PACE = "full, own pace"
+"""The full server paced at half of its own saturation, as the ideal path is at half of its."""
 
 
 @dataclass
@@ -32,6 +34,9 @@ class Runs:
     saturation: dict[str, list[Saturation]] = field(default_factory=lambda: defaultdict(list))
     paced: dict[str, list[Paced]] = field(default_factory=lambda: defaultdict(list))
     rate: float = math.nan
+    """Half the ideal path's saturation: the pace of every system but `OWN_PACE`."""
+    own_rate: float = math.nan
+    """Half the full server's saturation: the pace of `OWN_PACE`."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,18 @@ def latency_rows(runs: Runs) -> list[tuple[Row, str]]:
         (_row("server CPU us/move", _saturated(runs, names, "cpu_us_per_move")), ",.0f"),
         (_row(f"ack p50 ms {rate}", _paced(runs, names, "p50_ms")), ".2f"),
         (_row(f"ack p99 ms {rate}", _paced(runs, names, "p99_ms"), p99, p99), ".2f"),
+        (_row(f"server busy {rate}", _paced(runs, names, "server_busy")), ".0%"),
         (_row("server KiB per player", [[runs.kib_per_player[name]] for name in names]), ".1f"),
+    ]
+
+
+def equal_load_rows(runs: Runs) -> list[tuple[Row, str]]:
+    """Each path at half its own saturation: the p99s of two servers loaded alike."""
+    names = ("ideal", OWN_PACE)
+    return [
+        (_row("ack p50 ms", _paced(runs, names, "p50_ms")), ".2f"),
+        (_row("ack p99 ms", _paced(runs, names, "p99_ms")), ".2f"),
+        (_row("server busy", _paced(runs, names, "server_busy")), ".0%"),
     ]
 
 
@@ -171,6 +187,12 @@ def report(runs: Runs, args: argparse.Namespace) -> None:
         ["ideal path", "full server"],
         "full/ideal",
         latency_rows(runs),
+    )
+    _table(
+        "Latency at equal load, each path paced at half its own saturation (no target)",
+        [f"ideal path @{runs.rate:,.0f}/s", f"full server @{runs.own_rate:,.0f}/s"],
+        "full/ideal",
+        equal_load_rows(runs),
     )
     _table(
         f"Scale-out: {players} on 1 and on 2 server processes, same pace",

@@ -6,7 +6,11 @@ Redis round trip, ack and broadcast, no engine) shows the least a move can cost 
 this stack, so each figure is also a ratio that holds on a busy machine:
 
 - latency: the ideal path's saturation is measured first; then the ideal path and
-  the full server are paced at half of it and their ack p99 compared;
+  the full server are paced at half of it and their ack p99 compared. The full
+  server is also paced at half of its own saturation, which loads it as much as
+  the ideal path's pace loads the ideal path: the two p99s at equal load show
+  whether the full server's tail comes from the way it handles a move or only
+  from the extra CPU each move costs it;
 - scale-out: the same rooms and pace on two server processes, each room's players
   spread over both: moves per server CPU-second and ack p99 against one process,
   for the ideal path (its processes share rooms through Redis pub/sub, as the full
@@ -47,7 +51,7 @@ from pathlib import Path
 import redis
 
 from bench._rig import Paced, Rig, Slice
-from bench._server_report import Runs, report
+from bench._server_report import OWN_PACE, Runs, report
 from bench.loadgen import raise_open_files_limit
 from server.embedded import EmbeddedValkey
 
@@ -104,12 +108,15 @@ def measure(url: str, args: argparse.Namespace) -> Runs:
             runs.saturation["ideal"].append(rigs["ideal"].saturate(args.saturate))
             runs.saturation["full"].append(rigs["full"].saturate(args.saturate))
         runs.rate = statistics.median(run.moves_per_s for run in runs.saturation["ideal"]) / 2
+        runs.own_rate = statistics.median(run.moves_per_s for run in runs.saturation["full"]) / 2
         print(f"  pacing at {runs.rate:,.0f} moves/s", flush=True)
+        paces = [(name, rig, runs.rate) for name, rig in rigs.items()]
+        paces.append((OWN_PACE, rigs["full"], runs.own_rate))
         for _ in range(args.repeats):
-            slices: dict[str, list[Slice]] = {name: [] for name in rigs}
+            slices: dict[str, list[Slice]] = {name: [] for name, _, _ in paces}
             for _ in range(args.slices):
-                for name, rig in rigs.items():
-                    slices[name].append(rig.pace(runs.rate, args.paced / args.slices))
+                for name, rig, rate in paces:
+                    slices[name].append(rig.pace(rate, args.paced / args.slices))
             for name, taken in slices.items():
                 runs.paced[name].append(Paced.of(taken))
         return runs

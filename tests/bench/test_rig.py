@@ -7,7 +7,9 @@ import math
 from bench._rig import Paced, Slice
 
 
-def _slice(latencies: list[float], cpu_s: float, waits: tuple[float, float]) -> Slice:
+def _slice(
+    latencies: list[float], cpu_s: float, waits: tuple[float, float], processes: int = 1
+) -> Slice:
     return Slice(
         sent=len(latencies) + 1,
         missed=2,
@@ -18,6 +20,7 @@ def _slice(latencies: list[float], cpu_s: float, waits: tuple[float, float]) -> 
         elapsed_s=0.5,
         server_wait_s=waits[0],
         load_wait_s=waits[1],
+        processes=processes,
     )
 
 
@@ -33,6 +36,14 @@ def test_a_run_pools_its_slices_latencies_and_adds_their_counts_and_times() -> N
     assert run.moves_per_cpu_s == 200 / 0.1
     assert math.isclose(run.server_wait, 0.1)
     assert math.isclose(run.load_wait, 0.2)
+    assert math.isclose(run.server_busy, 0.1)  # 0.1 CPU-second in a second of slices
+
+
+def test_a_runs_busy_share_is_per_server_process() -> None:
+    one = _slice([1.0], 0.4, (0.0, 0.0), processes=2)
+    other = _slice([1.0], 0.2, (0.0, 0.0), processes=1)
+
+    assert math.isclose(Paced.of([one, other]).server_busy, (0.2 + 0.2) / 1.0)
 
 
 def test_a_run_that_used_no_measurable_cpu_has_no_rate() -> None:
