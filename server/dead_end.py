@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from typing import Protocol
 
 from pydantic import BaseModel
@@ -46,7 +47,10 @@ class Racer(Protocol):
 
 class DeadEndWatch:
     def __init__(self, racer: Racer, services: Services) -> None:
-        self.racer, self.services = racer, services
+        self.racer = weakref.ref(racer)
+        """Weak: the session holds its watch, and a cycle would leave a closed
+        connection's objects to the garbage collector instead of freeing them."""
+        self.services = services
         self.after_ms = round(services.config.dead_end_after_s * 1000)
         self.progress: int | None = None
         self.progress_at_ms = 0
@@ -88,7 +92,8 @@ class DeadEndWatch:
     def _arm(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        if self.services.config.analysis_workers < 1 or self.racer.seat is None:
+        racer = self.racer()
+        if self.services.config.analysis_workers < 1 or racer is None or racer.seat is None:
             return
         due = max(self.progress_at_ms, self.checked_at_ms) + self.after_ms
         self.timer = self.services.clock.call_at(due, self._fire)
@@ -109,14 +114,15 @@ class DeadEndWatch:
 
     async def _check(self) -> None:
         """Check the racer's game now, unless it changed or was checked already."""
-        record = await self._record()
+        found = await self._record()
         now = self.services.clock.now_ms()
-        if record is None or (self.racer.code, record.version) == self.checked:
+        if found is None or (found[0], found[1].version) == self.checked:
             return
+        code, record = found
         if record.progress_at_ms + self.after_ms > now:
             self.started(record.progress, record.progress_at_ms)
             return
-        self.checked, self.checked_at_ms = (self.racer.code or "", record.version), now
+        self.checked, self.checked_at_ms = (code, record.version), now
         answer = await self._ask(record.state)
         if answer == "cannot":
             await self._tell(record.version)
@@ -134,21 +140,23 @@ class DeadEndWatch:
 
     async def _tell(self, version: int) -> None:
         """Push the notice if the racer is still at ``version``, still racing."""
-        record = await self._record()
-        if record is None or (self.racer.code, record.version) != self.checked:
+        found = await self._record()
+        if found is None or (found[0], found[1].version) != self.checked:
             return
-        if not self.racer.can_send():
+        racer = self.racer()
+        if racer is None or not racer.can_send():
             return
         at_ms = self.services.clock.now_ms()
         with contextlib.suppress(ConnectionClosed):
-            await self.racer.send(DeadEnd(version=version, at_ms=at_ms))
+            await racer.send(DeadEnd(version=version, at_ms=at_ms))
 
-    async def _record(self) -> PlayerRecord | None:
-        """The racer's game while they are still playing in this room."""
-        code, seat = self.racer.code, self.racer.seat
-        if code is None or seat is None:
+    async def _record(self) -> tuple[str, PlayerRecord] | None:
+        """The racer's room and game while they are still playing in it."""
+        racer = self.racer()
+        if racer is None or racer.code is None or racer.seat is None:
             return None
-        record = await self.services.store.load_player(code, seat)
+        code = racer.code
+        record = await self.services.store.load_player(code, racer.seat)
         if record is None or record.outcome != "playing":
             return None
-        return record
+        return code, record

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+from collections.abc import Iterator
 
 import msgpack
 import pytest
+from websockets.asyncio.client import connect
 from websockets.client import ClientProtocol
+from websockets.exceptions import InvalidStatus
 from websockets.frames import Frame
 from websockets.protocol import Protocol, Side, State
 from websockets.uri import parse_uri
 
 from protocol import PROTOCOL_VERSION, Ping, ServerMessage, decode_server
-from server._fairconn import frames_end
+from server._fairconn import FairConnection, frames_end
 from server.app import RaceServer
 from server.store import Store
 from tests.server._client import TIMEOUT_S, Client
@@ -113,3 +117,32 @@ async def test_frames_sent_with_the_upgrade_request_wait_for_the_handshake(
     assert [reply.type for reply in replies] == ["welcome"] + ["pong"] * len(pings)
     assert [getattr(reply, "id", None) for reply in replies] == list(range(1, 12))
     writer.close()
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    """Garbage collection off: what is not freed by reference counting stays."""
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+
+
+def _server_connections() -> int:
+    return sum(isinstance(found, FairConnection) for found in gc.get_objects())
+
+
+@pytest.mark.usefixtures("collector_off")
+async def test_a_closed_connection_is_freed_without_the_garbage_collector(
+    store: Store, start_server: ServerFactory
+) -> None:
+    """A flood of refused connections must not pile up garbage for one long pause."""
+    server = await start_server(store, max_connections_per_address=1)
+    url = f"ws://127.0.0.1:{server.port}"
+    admitted = await Client.open(url, server.clock)  # a session, and its dead-end watch
+    with pytest.raises(InvalidStatus):
+        await connect(url, open_timeout=TIMEOUT_S)  # refused: one connection at a time
+    await admitted.close()
+    async with asyncio.timeout(TIMEOUT_S):
+        while _server_connections():
+            await asyncio.sleep(0)
