@@ -142,6 +142,8 @@ def main() -> None:
     parser.add_argument("--phase-s", type=float, default=4.0)
     args = parser.parse_args()
     print(f"{PLAYERS} players, a move each {INTERVAL_S * 1000:.0f} ms, {args.phase_s:g} s a phase")
+    if PINNED:  # Redis and the server, started from here, share this process's core
+        os.sched_setaffinity(0, {SERVER_CPU})
     with tempfile.TemporaryDirectory() as data:
         valkey = EmbeddedValkey(Path(data))
         redis_url = valkey.start()
