@@ -116,13 +116,13 @@ class DeadEndWatch:
         """Check the racer's game now, unless it changed or was checked already."""
         found = await self._record()
         now = self.services.clock.now_ms()
-        if found is None or (found[0], found[1].version) == self.checked:
+        if found is None or found[0] == self.checked:
             return
-        code, record = found
+        position, record = found
         if record.progress_at_ms + self.after_ms > now:
             self.started(record.progress, record.progress_at_ms)
             return
-        self.checked, self.checked_at_ms = (code, record.version), now
+        self.checked, self.checked_at_ms = position, now
         answer = await self._ask(record.state)
         if answer == "cannot":
             await self._tell(record.version)
@@ -141,7 +141,7 @@ class DeadEndWatch:
     async def _tell(self, version: int) -> None:
         """Push the notice if the racer is still at ``version``, still racing."""
         found = await self._record()
-        if found is None or (found[0], found[1].version) != self.checked:
+        if found is None or found[0] != self.checked:
             return
         racer = self.racer()
         if racer is None or not racer.can_send():
@@ -150,8 +150,9 @@ class DeadEndWatch:
         with contextlib.suppress(ConnectionClosed):
             await racer.send(DeadEnd(version=version, at_ms=at_ms))
 
-    async def _record(self) -> tuple[str, PlayerRecord] | None:
-        """The racer's room and game while they are still playing in it."""
+    async def _record(self) -> tuple[tuple[str, int], PlayerRecord] | None:
+        """The racer's game while they are still playing in its room, with the
+        position it is at (room, game version)."""
         racer = self.racer()
         if racer is None or racer.code is None or racer.seat is None:
             return None
@@ -159,4 +160,4 @@ class DeadEndWatch:
         record = await self.services.store.load_player(code, racer.seat)
         if record is None or record.outcome != "playing":
             return None
-        return code, record
+        return (code, record.version), record
