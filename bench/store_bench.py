@@ -22,7 +22,7 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import Store
 
 SEATS_PER_ROOM = 4

@@ -10,10 +10,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from protocol import PROTOCOL_VERSION, CreateRoom, ErrorCode, Hello, JoinRoom, Ping, Settings
-from server.admission import AddressLimits
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.config import Config
+from server.limits.admission import AddressLimits
 from server.store import Store
 from tests.conftest import OpenStore
 from tests.server._client import TIMEOUT_S, Client

@@ -9,7 +9,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from server.analysis import AnalysisBusy, Analyst
+from server.solver.pool import AnalysisBusy, Analyst
 
 
 def _spin(seconds: float) -> int:

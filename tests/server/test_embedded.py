@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.embedded import DataDirInUse, EmbeddedValkey, _running, running_url
+from server.ops.embedded import DataDirInUse, EmbeddedValkey, _running, running_url
 
 
 def server_pid(url: str) -> int:
@@ -84,7 +84,7 @@ async def test_async_context_stops_on_error(tmp_path: Path) -> None:
 def test_interpreter_exit_without_stop_leaves_no_process(tmp_path: Path) -> None:
     script = (
         "import sys, redis\n"
-        "from server.embedded import EmbeddedValkey\n"
+        "from server.ops.embedded import EmbeddedValkey\n"
         "url = EmbeddedValkey(__import__('pathlib').Path(sys.argv[1])).start()\n"
         "print(redis.Redis.from_url(url).info('server')['process_id'])\n"
     )
@@ -106,7 +106,7 @@ def test_a_valkey_left_by_a_killed_parent_is_stopped_before_starting_again(
     same directory shuts the leftover down, and its data is still there."""
     script = (
         "import sys, time, redis\n"
-        "from server.embedded import EmbeddedValkey\n"
+        "from server.ops.embedded import EmbeddedValkey\n"
         "url = EmbeddedValkey(__import__('pathlib').Path(sys.argv[1])).start()\n"
         "client = redis.Redis.from_url(url)\n"
         "client.set('kept', 'yes')\n"

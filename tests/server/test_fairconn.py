@@ -16,8 +16,8 @@ from websockets.protocol import Protocol, Side, State
 from websockets.uri import parse_uri
 
 from protocol import PROTOCOL_VERSION, Ping, ServerMessage, decode_server
-from server._fairconn import FairConnection, frames_end
 from server.app import RaceServer
+from server.conn.fairconn import FairConnection, frames_end
 from server.store import Store
 from tests.server._client import TIMEOUT_S, Client
 from tests.server.conftest import ServerFactory

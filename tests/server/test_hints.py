@@ -10,9 +10,9 @@ import pytest
 
 import engine
 from protocol import AskHint, ErrorCode, JoinRoom, MakeMove, Resign, Settings, Sync
-from server.analysis import Analyst
 from server.app import RaceServer
-from server.solver_jobs import winning_line
+from server.solver.jobs import winning_line
+from server.solver.pool import Analyst
 from server.store import Store
 from tests.server._client import Client, start_race
 from tests.server.conftest import ServerFactory

@@ -8,9 +8,9 @@ import msgpack
 from websockets.asyncio.server import ServerConnection
 
 from protocol.models import Settings
-from server import room as rooms
 from server.clock import ManualClock
-from server.hub import Hub
+from server.fanout.hub import Hub
+from server.lifecycle import room as rooms
 from tests.conftest import OpenStore
 
 CODE = "HUBTST"

@@ -27,7 +27,7 @@ from protocol import (
     encode,
 )
 from protocol.limits import MAX_MOVES
-from server import play
+from server.requests import play
 from server.store import Store
 from tests.server._client import Client, count_down, start_race
 

@@ -20,7 +20,7 @@ from protocol import (
     decode_server,
     encode_event_frame,
 )
-from server import room_update
+from server import room_store
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
@@ -86,7 +86,7 @@ async def test_a_race_nobody_is_connected_to_starts_and_ends_on_time(
         (0, "timeout", started.ends_at_ms),
         (1, "timeout", started.ends_at_ms),
     ]
-    room, _, _ = await room_update.load(reader, code)
+    room, _, _ = await room_store.load(reader, code)
     assert room.phase == "finished"
     assert await reader.deadline_of(code) is None
     assert other.poller.fired == 2

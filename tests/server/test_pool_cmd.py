@@ -11,8 +11,8 @@ from redis.asyncio import Redis
 
 from engine import new_game
 from engine.solver import Budget, solve
-from server import pool_cmd
 from server.__main__ import main as server_main
+from server.ops import pool_cmd
 from server.store import Store
 
 GAME = "little-milligan"

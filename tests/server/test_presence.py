@@ -7,9 +7,9 @@ import pytest
 
 import protocol as p
 from protocol import ErrorCode
-from server import presence, race
-from server import room as r
-from server.room import RoomError, Watcher
+from server.lifecycle import presence, race
+from server.lifecycle import room as r
+from server.lifecycle.room import RoomError, Watcher
 
 SECRET = b"spectator count secret".ljust(32)
 

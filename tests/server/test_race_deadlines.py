@@ -9,8 +9,8 @@ import pytest
 import protocol as p
 from protocol import ErrorCode
 from protocol.limits import IDLE_WARNING_S
-from server import race
-from server import room as r
+from server.lifecycle import race
+from server.lifecycle import room as r
 
 SECRET = bytes(range(32))
 T0 = 1_000_000

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from protocol import PlayerOutcome, PlayerResult
-from server._ranking import PlayerStats, race_results
-from server.room import Player
+from server.lifecycle.ranking import PlayerStats, race_results
+from server.lifecycle.room import Player
 
 START = 1_000_000
 

@@ -14,9 +14,9 @@ import pytest
 import engine
 import protocol as p
 from protocol import ErrorCode
-from server import presence, race
-from server import room as r
-from server._ranking import rank
+from server.lifecycle import presence, race
+from server.lifecycle import room as r
+from server.lifecycle.ranking import rank
 
 SECRET = bytes(range(32))
 FAST = p.Settings(max_players=8, countdown_s=2, time_limit_s=60)

@@ -16,7 +16,7 @@ import socket
 
 from protocol import CloseCode, JoinRoom, MakeMove, Ping, Resume, encode
 from server.app import RaceServer
-from server.session import Session
+from server.conn.session import Session
 from server.store import Store
 from tests.server._client import Client, start_race
 from tests.server._pipeline import SETTINGS, VARIANT, stock_line

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from engine import Outcome, outcome, replay
-from server import solve_cmd
 from server.__main__ import main as server_main
+from server.ops import solve_cmd
 
 
 def test_a_range_includes_both_ends() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pickle
 
 import engine
-from server.solver_jobs import deal_verdict, winning_line
+from server.solver.jobs import deal_verdict, winning_line
 
 WON = ("little-milligan", b"deal:2")
 UNWINNABLE = ("little-billie", b"deal:7")

@@ -13,12 +13,13 @@ from dataclasses import replace
 import pytest
 
 from protocol import DealVerdict, RequestRematch, Resign, Settings, Sync
-from server import room as rooms
-from server import room_update, verdict
-from server.analysis import Analyst
+from server import room_store
 from server.app import RaceServer
-from server.room import Transition
-from server.solver_jobs import deal_verdict
+from server.lifecycle import room as rooms
+from server.lifecycle.room import Transition
+from server.race_flow import verdict
+from server.solver.jobs import deal_verdict
+from server.solver.pool import Analyst
 from server.store import Store
 from tests.conftest import OpenStore
 from tests.server._client import Client, start_race
@@ -42,7 +43,7 @@ async def _settled(server: RaceServer) -> None:
 
 
 async def _seq(store: Store, code: str) -> int:
-    return (await room_update.load(store, code))[2]
+    return (await room_store.load(store, code))[2]
 
 
 async def test_a_won_deal_is_announced_after_the_results_and_kept_in_snapshots(
@@ -80,7 +81,7 @@ async def test_an_unwinnable_deal_is_said_so_once_even_if_analysed_again(
         first = await client.wait_event("deal_analysed")
         assert (first.verdict.verdict, first.verdict.line_moves) == ("unwinnable", None)
         await _settled(server)
-        room, _, seq = await room_update.load(store, code)
+        room, _, seq = await room_store.load(store, code)
         assert await verdict.analyse(server.services, code, room) == first.verdict
         assert await _seq(store, code) == seq
         assert (await client.call(Sync)).room.verdict == first.verdict
@@ -95,7 +96,7 @@ async def test_a_verdict_finished_after_the_rematch_is_dropped(
     client, code = await _resigned_race(server, "little-billie", 7)
     try:
         await _settled(server)
-        raced, _, _ = await room_update.load(store, code)
+        raced, _, _ = await room_store.load(store, code)
         assert (await client.call(RequestRematch)).type == "ok"
         seq = await _seq(store, code)
         server.services.analyst = Analyst(workers=1, queue=0)
@@ -117,7 +118,7 @@ async def test_two_processes_analysing_the_same_race_record_one_verdict(
     client, code = await _resigned_race(first, "little-billie", 7)
     try:
         await _settled(first)
-        raced, _, seq = await room_update.load(store, code)
+        raced, _, seq = await room_store.load(store, code)
         for server in (first, second):
             server.services.analyst = Analyst(workers=1, queue=0)
         both = [verdict.analyse(server.services, code, raced) for server in (first, second)]
@@ -141,7 +142,7 @@ async def test_without_a_free_worker_the_race_ends_with_no_verdict(
         snapshot = await client.call(Sync)
         assert (snapshot.room.phase, snapshot.room.verdict) == ("finished", None)
         assert client.events("deal_analysed") == []
-        room, _, _ = await room_update.load(store, code)
+        room, _, _ = await room_store.load(store, code)
         assert await verdict.analyse(server.services, code, room) is None
     finally:
         await client.close()

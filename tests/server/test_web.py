@@ -12,7 +12,7 @@ import re
 import pytest
 
 from server.app import RaceServer
-from server.web import asset
+from server.web.page.page import asset
 
 Reply = tuple[int, dict[str, str], bytes]
 PAGE_TYPE = "text/html; charset=utf-8"
