@@ -7,7 +7,7 @@ its own sockets' players and spectators should the others have let them go while
 was cut off from Redis (`server.liveness.reclaim`), the sessions (one per socket) and the
 metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
-answers), ``/metrics`` and the spectator page (`server.web.page.page`) are answered on
+answers), ``/metrics`` and the spectator page (`server.web.page`) are answered on
 the WebSocket port before the upgrade (a scrape reads the pool levels of
 winnable deals from the store). `stop` stops accepting, and every
 session at once stops reading, answers every request it has already read,
@@ -45,7 +45,7 @@ from server.requests import lobby
 from server.services import Services
 from server.solver.pool import Analyst
 from server.store import Store, StoreUnavailable
-from server.web.page import page as web
+from server.web import page
 
 _log = logging.getLogger(__name__)
 MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
@@ -188,7 +188,7 @@ class RaceServer:
             response.headers["Content-Type"] = CONTENT_TYPE
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
-            return web.respond(request.path, request.headers.get("If-None-Match"))
+            return page.respond(request.path, request.headers.get("If-None-Match"))
         return self._admit(conn, request)
 
     def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
