@@ -5,7 +5,7 @@ public deal; headless Chromium opens ``/watch/CODE`` and the tests read the
 live DOM. What the page draws of a board is held against what a terminal
 spectator in the same room received, so the page shows exactly what the
 server sends to spectators, no more. The page's own functions (msgpack, the
-SHA-256 fallback, board drawing) are tested in the page: see test_web_script.py.
+SHA-256 fallback, board drawing) are tested in the page: see test_scripts_js.py.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def test_interpreter_exit_without_stop_leaves_no_process(tmp_path: Path) -> None
         text=True,
         timeout=60,
         check=True,
-        cwd=Path(__file__).parents[2],
+        cwd=Path(__file__).parents[3],
     )
     assert not is_alive(int(done.stdout))
 
@@ -117,7 +117,7 @@ def test_a_valkey_left_by_a_killed_parent_is_stopped_before_starting_again(
         [sys.executable, "-c", script, str(tmp_path)],
         stdout=subprocess.PIPE,
         text=True,
-        cwd=Path(__file__).parents[2],
+        cwd=Path(__file__).parents[3],
     )
     assert parent.stdout is not None
     leftover = int(parent.stdout.readline())
@@ -164,7 +164,7 @@ def test_a_server_on_a_directory_in_use_exits_with_a_clear_error(
         text=True,
         timeout=60,
         check=False,
-        cwd=Path(__file__).parents[2],
+        cwd=Path(__file__).parents[3],
     )
     assert done.returncode == 1
     assert "is using the data directory" in done.stderr

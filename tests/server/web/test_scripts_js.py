@@ -1,5 +1,5 @@
 """The spectator page's other scripts, run in headless Chromium: the seed check,
-board drawing and the room kept from events (msgpack: test_web_msgpack.py).
+board drawing and the room kept from events (msgpack: test_msgpack_js.py).
 
 The page's modules are imported in a page of the real server and called
 directly; hashlib and the protocol's models give the expected answers.
