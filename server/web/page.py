@@ -56,7 +56,7 @@ def asset(name: str) -> Asset | None:
     suffix = name[name.rfind(".") :] if "." in name else ""
     if "/" in name or name.startswith(".") or suffix not in _TYPES:
         return None
-    file = resources.files("server.web.page").joinpath("static", name)
+    file = resources.files("server.web").joinpath("static", name)
     if not file.is_file():
         return None
     body = file.read_bytes()
