@@ -37,19 +37,28 @@ _log = logging.getLogger(__name__)
 class Racer(Protocol):
     """The session of the connection the racer plays on (`server.conn.session.Session`)."""
 
-    code: str | None
-    seat: int | None
-
     def can_send(self) -> bool: ...
 
     async def send(self, message: BaseModel) -> None: ...
 
 
+class Place(Protocol):
+    """Where the racer sits (`server.conn.seat.Seat`)."""
+
+    @property
+    def code(self) -> str | None: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+
 class DeadEndWatch:
-    def __init__(self, racer: Racer, services: Services) -> None:
+    def __init__(self, racer: Racer, place: Place, services: Services) -> None:
         self.racer = weakref.ref(racer)
-        """Weak: the session holds its watch, and a cycle would leave a closed
-        connection's objects to the garbage collector instead of freeing them."""
+        self.place = weakref.ref(place)
+        """Both weak: the session holds its place and the place its watch, and a cycle
+        would leave a closed connection's objects to the garbage collector instead of
+        freeing them."""
         self.services = services
         self.after_ms = round(services.config.dead_end_after_s * 1000)
         self.progress: int | None = None
@@ -92,8 +101,8 @@ class DeadEndWatch:
     def _arm(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        racer = self.racer()
-        if self.services.config.analysis_workers < 1 or racer is None or racer.seat is None:
+        place = self.place()
+        if self.services.config.analysis_workers < 1 or place is None or place.seat is None:
             return
         due = max(self.progress_at_ms, self.checked_at_ms) + self.after_ms
         self.timer = self.services.clock.call_at(due, self._fire)
@@ -153,11 +162,11 @@ class DeadEndWatch:
     async def _record(self) -> tuple[tuple[str, int], PlayerRecord] | None:
         """The racer's game while they are still playing in its room, with the
         position it is at (room, game version)."""
-        racer = self.racer()
-        if racer is None or racer.code is None or racer.seat is None:
+        place = self.place()
+        if place is None or place.code is None or place.seat is None:
             return None
-        code = racer.code
-        record = await self.services.store.load_player(code, racer.seat)
+        code = place.code
+        record = await self.services.store.load_player(code, place.seat)
         if record is None or record.outcome != "playing":
             return None
         return (code, record.version), record

@@ -7,7 +7,9 @@ network, answers every frame already read, then sends ``going_away`` and
 closes with 1001. Room events reach it from the hub; while a request
 is joining, resuming or finishing the player's race (``paused``) they are held
 and sent after the reply, each seq once, in order. The session's state changes
-only through its own methods.
+only through its own methods. The place it holds in a room (room, seat, token,
+the player's kept game, the dead-end watch) is an object of its own,
+`server.conn.seat.Seat` (``place``), which the move path works on.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-import engine
 from protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -39,9 +40,9 @@ from protocol import (
     error_reply,
     peek_request_id,
 )
-from server.conn.dead_end_watch import DeadEndWatch
 from server.conn.fairconn import FairConnection
 from server.conn.frames import Frames
+from server.conn.seat import Seat
 from server.lifecycle.room import RoomError
 from server.limits.ratelimit import TokenBucket
 from server.services import Services
@@ -75,17 +76,13 @@ class Session:
         self.services, self.requests = services, requests
         self.address = address
         """The client address its limits are counted against."""
-        self.code: str | None = None
-        self.seat: int | None = None
-        self.token_hash: str | None = None
+        self.place = Seat(self, services)
+        """The room, seat and token this socket holds, with the kept game."""
         self.last_seq = 0
         self.paused = False
         self.held: list[tuple[int, bytes]] = []
         self.boards: list[bytes] = []
         """Spectator boards as of the reply's seq, sent right after it."""
-        self.game: engine.GameState | None = None
-        self.version = -1
-        self.race_no = 0
         config, self.clock = services.config, services.clock
         self.bucket = TokenBucket(config.rate_per_s, config.rate_burst, self.clock.monotonic())
         self.strikes = 0
@@ -94,8 +91,6 @@ class Session:
         self.frames = Frames(conn)
         self.leaving = False
         """``going_away`` is sent: nothing else may follow it."""
-        self.dead_end = DeadEndWatch(self, services)
-        """Tells this racer when no card can go home any more."""
 
     async def run(self) -> None:
         try:
@@ -110,7 +105,7 @@ class Session:
         except ConnectionClosed:
             pass
         finally:
-            self.dead_end.stop()
+            self.place.dead_end.stop()
             await self.requests.disconnected(self)
             if self.closing is not None:
                 await self.closing
@@ -141,20 +136,19 @@ class Session:
 
     def bind(self, code: str, seat: int | None, token_hash: str) -> None:
         """Take a seat (or a spectator's place) in a room, under a player token."""
-        self.code, self.seat, self.token_hash = code, seat, token_hash
+        self.place.bind(code, seat, token_hash)
         self.services.by_token[token_hash] = self
 
     async def unbind(self) -> None:
         """Leave the room's fan-out and give up the token; the socket stays open."""
-        if self.code is not None:
-            await self.services.hub.remove(self.code, self)
+        place = self.place
+        if place.code is not None:
+            await self.services.hub.remove(place.code, self)
         by_token = self.services.by_token
-        if self.token_hash is not None and by_token.get(self.token_hash) is self:
-            del by_token[self.token_hash]
-        self.code = self.seat = self.token_hash = None
+        if place.token_hash is not None and by_token.get(place.token_hash) is self:
+            del by_token[place.token_hash]
+        place.clear()
         self.last_seq = 0
-        self.forget_game()
-        self.dead_end.stop()
 
     async def replaced(self) -> None:
         """The token was resumed on another socket: unbind and close this one."""
@@ -165,19 +159,6 @@ class Session:
         """Unbind, then start closing with `code` (frames still arriving are dropped)."""
         await self.unbind()
         self._close(code, reason)
-
-    def game_for(self, race_no: int) -> tuple[engine.GameState, int] | None:
-        """The player's game and version kept from the last move of race `race_no`."""
-        if self.game is None or self.race_no != race_no:
-            return None
-        return self.game, self.version
-
-    def keep_game(self, race_no: int, game: engine.GameState, version: int) -> None:
-        self.game, self.version, self.race_no = game, version, race_no
-
-    def forget_game(self) -> None:
-        """The kept game may be out of date: the next move reads it from the store."""
-        self.game, self.version = None, -1
 
     def saw(self, seq: int) -> None:
         """The client has every room event up to `seq`."""
@@ -217,12 +198,11 @@ class Session:
 
     def race_started(self, progress: int, start_at_ms: int) -> None:
         """A race in the room is on: a racer's dead-end watch starts from its start."""
-        if self.seat is not None:
-            self.dead_end.race_started(progress, start_at_ms)
+        self.place.race_started(progress, start_at_ms)
 
     async def resync(self) -> None:
         """Events were lost to trimming: replace what the client knows with a snapshot."""
-        if self.code is not None and not self.leaving:
+        if self.place.code is not None and not self.leaving:
             await self.send(await self.requests.current_snapshot(self, None))
 
     async def _hello(self) -> bool:

@@ -37,11 +37,21 @@ CLOSE_GRACE_S = 2.0
 """How long room work in flight (a race start, a time limit) may take to finish on close."""
 
 
+class Seated(Protocol):
+    """Where a member sits (`server.conn.seat.Seat`)."""
+
+    @property
+    def seat(self) -> int | None:
+        """None for a spectator."""
+
+
 class Member(Protocol):
     """What the hub needs of a session."""
 
     conn: ServerConnection
-    seat: int | None
+
+    @property
+    def place(self) -> Seated: ...
 
     def admit(self, seq: int, frame: bytes) -> bool:
         """True: send `frame` now; False: held for later, already seen, or not to be sent."""
@@ -168,7 +178,7 @@ class Hub:
         return self.spectate.get(code)
 
     def spectators(self, code: str) -> list[Member]:
-        return [m for m in self.members.get(code, ()) if m.seat is None]
+        return [m for m in self.members.get(code, ()) if m.place.seat is None]
 
     def _take(self, items: list[FeedEvent | RoomGap]) -> None:
         """A batch from the feed. Items after a gap wait until its members are resynced."""

@@ -61,7 +61,7 @@ async def reclaim(services: Services, code: str, room: Room | None = None) -> No
             bound = {
                 session: (seat, token)
                 for session, (seat, token) in sockets.items()
-                if session.code == code and session.token_hash == token
+                if session.place.code == code and session.place.token_hash == token
             }
             await _take_back(services, code, bound)
     except StoreUnavailable as error:
@@ -99,7 +99,7 @@ async def _settle(session: Session, standing: Standing) -> None:
 def _sockets(services: Services, code: str) -> dict[Session, tuple[int | None, str]]:
     """This process's sessions in the room, with their seat (None: a spectator) and token."""
     return {
-        member: (member.seat, member.token_hash)
+        member: (member.place.seat, member.place.token_hash)
         for member in services.hub.members.get(code, ())
-        if isinstance(member, Session) and member.token_hash is not None
+        if isinstance(member, Session) and member.place.token_hash is not None
     }

@@ -49,14 +49,14 @@ async def hint(session: Session, message: AskHint) -> Hint:
 
 async def _practice_racer(session: Session) -> tuple[str, int, Room]:
     """The room and seat of a player racing in a practice room; else the error to send."""
-    if session.code is None:
+    if session.place.code is None:
         raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
-    room = await session.services.hub.room(session.code)
+    room = await session.services.hub.room(session.place.code)
     if not room.settings.practice:
         raise RoomError(ErrorCode.ROOM_NOT_PRACTICE, "hints are given in practice rooms only")
-    if session.seat is None:
+    if session.place.seat is None:
         raise RoomError(ErrorCode.MOVE_SPECTATOR, "spectators get no hints")
     if room.phase != "racing":
         raise RoomError(ErrorCode.MOVE_NOT_RACING, f"no race is running ({room.phase})")
-    races.check_move(room, session.seat, session.services.clock.now_ms())
-    return session.code, session.seat, room
+    races.check_move(room, session.place.seat, session.services.clock.now_ms())
+    return session.place.code, session.place.seat, room

@@ -154,7 +154,7 @@ async def leave(session: Session, message: Leave) -> Ok:
     """Under the token's lock, like a resume or a close of the same token (and the
     room taking back what it let go of this process's sockets, `server.liveness.reclaim`)."""
     _require_member(session)
-    token = session.token_hash
+    token = session.place.token_hash
     assert token is not None
     async with session.services.token_lock(token):
         code, seat = _require_member(session)
@@ -165,7 +165,7 @@ async def leave(session: Session, message: Leave) -> Ok:
 
 
 async def set_settings(session: Session, message: SetSettings) -> Ok:
-    code, seat = _require_player(session)
+    code, seat = session.place.player(ErrorCode.ROOM_NOT_MEMBER, "do this")
     services, variant, settings = session.services, message.variant, message.settings
     room, _, _ = await room_store.load(services.store, code)
     drawing: AbstractAsyncContextManager[bytes | None] = contextlib.nullcontext(None)
@@ -182,7 +182,7 @@ async def set_settings(session: Session, message: SetSettings) -> Ok:
 
 
 async def ready(session: Session, message: Ready) -> Ok:
-    code, seat = _require_player(session)
+    code, seat = session.place.player(ErrorCode.ROOM_NOT_MEMBER, "do this")
 
     def change(room: Room) -> Transition:
         return rooms.set_ready(room, seat, message.ready, session.services.clock.now_ms())
@@ -192,7 +192,7 @@ async def ready(session: Session, message: Ready) -> Ok:
 
 
 async def rematch(session: Session, message: RequestRematch) -> Ok:
-    code, seat = _require_player(session)
+    code, seat = session.place.player(ErrorCode.ROOM_NOT_MEMBER, "do this")
     store = session.services.store
     room, _, _ = await room_store.load(store, code)
     rooms.require_host(room, seat)  # refusals come before the pool's
@@ -235,12 +235,12 @@ async def disconnected(session: Session) -> None:
     either comes first (this socket is then no longer in the room) or finds the
     room as this leaving left it.
     """
-    if session.token_hash is None:
+    if session.place.token_hash is None:
         return
-    async with session.services.token_lock(session.token_hash):
-        if session.code is None:
+    async with session.services.token_lock(session.place.token_hash):
+        if session.place.code is None:
             return
-        code, seat = session.code, session.seat
+        code, seat = session.place.code, session.place.seat
         services = session.services
         change = _leaving(session, seat)
         await session.unbind()
@@ -256,8 +256,8 @@ def _leaving(session: Session, seat: int | None) -> Callable[[Room], Transition]
     services = session.services
     process = services.store.process
     if seat is None:
-        assert session.token_hash is not None
-        return functools.partial(presence.unwatch, token=session.token_hash, process=process)
+        assert session.place.token_hash is not None
+        return functools.partial(presence.unwatch, token=session.place.token_hash, process=process)
     now_ms = services.clock.now_ms()
     return functools.partial(presence.leave, seat=seat, process=process, now_ms=now_ms)
 
@@ -287,7 +287,7 @@ async def _snapshot(session: Session, request_id: int | None, room: Room, seq: i
     return Snapshot(
         id=request_id,
         code=room.code,
-        seat=session.seat,
+        seat=session.place.seat,
         room=snapshot,
         board=board,
         version=version,
@@ -321,7 +321,7 @@ async def _watch(
         missed = await session.services.store.events_since(code, seq) or []
     for event_seq, body in missed:
         session.hold_event(event_seq, body)
-    if session.seat is None:
+    if session.place.seat is None:
         await play.welcome_spectator(session, code, seq)
 
 
@@ -340,23 +340,16 @@ def _count_join_attempt(session: Session) -> None:
 
 
 def _require_outside(session: Session) -> None:
-    if session.code is not None:
+    if session.place.code is not None:
         raise RoomError(
-            ErrorCode.ROOM_ALREADY_MEMBER, f"already in room {session.code}; leave first"
+            ErrorCode.ROOM_ALREADY_MEMBER, f"already in room {session.place.code}; leave first"
         )
 
 
 def _require_member(session: Session) -> tuple[str, int | None]:
-    if session.code is None:
+    if session.place.code is None:
         raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join or create a room first")
-    return session.code, session.seat
-
-
-def _require_player(session: Session) -> tuple[str, int]:
-    code, seat = _require_member(session)
-    if seat is None:
-        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "spectators cannot do this")
-    return code, seat
+    return session.place.code, session.place.seat
 
 
 HANDLERS: dict[type[Any], Handler] = {

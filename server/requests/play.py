@@ -29,12 +29,13 @@ from protocol import (
 )
 from protocol.limits import MAX_MOVES
 from server import room_store
+from server.conn.seat import Seat
 from server.conn.session import Session
 from server.lifecycle import race as races
 from server.lifecycle.room import Room, RoomError, Transition
 from server.race_flow import settle
 from server.services import Services
-from server.store import AlreadyFinished, Duplicate, VersionConflict
+from server.store import AlreadyFinished, Duplicate, MoveCommit, VersionConflict
 
 _log = logging.getLogger(__name__)
 
@@ -64,12 +65,16 @@ class MoveRefused(RoomError):
 async def move(session: Session, message: MakeMove) -> MoveOk | bytes:
     """The ack, packed straight to bytes on the common path (`encode_move_ok`).
 
-    A move that ends the player's race records the finish before the ack goes
-    out; the events it causes are held and follow the ack.
+    Three steps: the refusals (the room, the player, the version, the move
+    itself: `_played`), the commit (`_commit_of`, `Store.commit_move`), and after
+    it the kept game, the ack and the dead-end watch (`_acked`). A move that ends
+    the player's race records the finish before the ack goes out; the events it
+    causes are held and follow the ack. On the common path the only await is the
+    commit: the steps around it are plain functions.
     """
     received = time.perf_counter()  # latency of real work, so real time, not the race clock
-    services = session.services
-    code, seat = _racer(session, "play")
+    services, place = session.services, session.place
+    code, seat = place.player(ErrorCode.MOVE_SPECTATOR, "play")
     now = services.clock.now_ms()
     try:
         room = services.hub.rooms.get(code)  # the common case, without a coroutine
@@ -80,58 +85,117 @@ async def move(session: Session, message: MakeMove) -> MoveOk | bytes:
         if refused.code not in _OVER:
             raise
         return await _resent_or(refused, session, message)
-    kept = session.game_for(room.race_no)
-    state, version = kept if kept is not None else await _game(session, code, seat, room.race_no)
+    kept = place.game_for(room.race_no)
+    state, version = kept if kept is not None else await _game(services, place, seat, room.race_no)
     if message.expected_version != version:
         return await _resent_or_stale(session, message, version)
-    if version >= MAX_MOVES:
-        raise MoveRefused(ErrorCode.MOVE_LIMIT, f"at most {MAX_MOVES} moves in one race", version)
-    new_state = _apply(services, state, message.move, version)
+    new_state = _played(services, state, message.move, version)
     seen = engine.view(new_state)
-    outcome, progress = seen.outcome, seen.progress
     try:
         result = await services.store.commit_move(
-            code,
-            seat,
-            version,
-            engine.to_bytes(new_state),
-            move_text=message.move,
-            move_id=message.move_id,
-            now_ms=now,
-            progress=progress,
-            outcome=outcome,
-            event=encode_progress(seat, progress, version + 1, outcome),
+            _commit_of(code, seat, version, new_state, seen, message=message, now=now)
         )
-    except VersionConflict as conflict:
-        session.forget_game()
-        raise _stale(conflict.current) from None
-    except AlreadyFinished:
-        session.forget_game()
-        raise RoomError(ErrorCode.MOVE_FINISHED, "your race is over") from None
+    except (VersionConflict, AlreadyFinished) as refused:
+        place.forget_game()
+        raise _uncommitted(refused) from None
     if isinstance(result, Duplicate):
-        session.forget_game()
+        place.forget_game()
         return await _resent_or_stale(session, message, result.version)
-    session.keep_game(room.race_no, new_state, result.version)
-    ack = encode_move_ok(message.id, message.move_id, result.version, seen, now)
-    services.metrics.moves.inc()
-    services.metrics.move_latency.observe(time.perf_counter() - received)
-    session.dead_end.moved(progress, now)
-    if outcome != engine.Outcome.PLAYING:
-        session.dead_end.stop()
+    ack = _acked(
+        session,
+        message,
+        result.version,
+        race_no=room.race_no,
+        new_state=new_state,
+        seen=seen,
+        now=now,
+        received=received,
+    )
+    if seen.outcome != engine.Outcome.PLAYING:
+        await _finish_after_move(services, code, seat, seen.outcome, now)
+    return ack
+
+
+def _played(
+    services: Services, state: engine.GameState, text: str, version: int
+) -> engine.GameState:
+    """The game after the move; refused past the cap or when the engine refuses it
+    (a move that changes nothing, `engine.NoEffect`, is refused: nothing is stored)."""
+    if version >= MAX_MOVES:
+        raise MoveRefused(ErrorCode.MOVE_LIMIT, f"at most {MAX_MOVES} moves in one race", version)
+    try:
+        return engine.play(state, engine.Move.parse(text))
+    except engine.InvalidMove as error:
+        services.metrics.rejected.inc()
+        raise MoveRefused(ErrorCode.MOVE_INVALID, str(error), version) from None
+    except engine.NoEffect as error:
+        services.metrics.rejected.inc()
+        raise MoveRefused(ErrorCode.MOVE_NO_EFFECT, str(error), version) from None
+    except engine.IllegalMove as error:
+        services.metrics.rejected.inc()
+        raise MoveRefused(ErrorCode.MOVE_ILLEGAL, str(error), version) from None
+
+
+def _commit_of(
+    code: str,
+    seat: int,
+    version: int,
+    new_state: engine.GameState,
+    seen: engine.View,
+    *,
+    message: MakeMove,
+    now: int,
+) -> MoveCommit:
+    """What the store commits for a move played on ``version``, with its event."""
+    outcome, progress = seen.outcome, seen.progress
+    event = encode_progress(seat, progress, version + 1, outcome)
+    state = engine.to_bytes(new_state)
+    return MoveCommit(
+        code, seat, version, state, message.move, message.move_id, now, progress, outcome, event
+    )
+
+
+def _uncommitted(refused: VersionConflict | AlreadyFinished) -> RoomError:
+    """The reply to a commit the store refused: the game moved on, or the race is over."""
+    if isinstance(refused, VersionConflict):
+        return _stale(refused.current)
+    return RoomError(ErrorCode.MOVE_FINISHED, "your race is over")
+
+
+def _acked(
+    session: Session,
+    message: MakeMove,
+    version: int,
+    *,
+    race_no: int,
+    new_state: engine.GameState,
+    seen: engine.View,
+    now: int,
+    received: float,
+) -> bytes:
+    """After the commit: keep the game, pack the ack, count it, re-arm the dead-end
+    watch; a move that ends the player's race holds the room's events until the ack."""
+    place, metrics = session.place, session.services.metrics
+    place.keep_game(race_no, new_state, version)
+    ack = encode_move_ok(message.id, message.move_id, version, seen, now)
+    metrics.moves.inc()
+    metrics.move_latency.observe(time.perf_counter() - received)
+    place.dead_end.moved(seen.progress, now)
+    if seen.outcome != engine.Outcome.PLAYING:
+        place.dead_end.stop()
         session.pause()
-        await _finish_after_move(services, code, seat, outcome, now)
     return ack
 
 
 async def resign(session: Session, message: Resign) -> Ok:
     services = session.services
-    code, seat = _racer(session, "resign")
+    code, seat = session.place.player(ErrorCode.MOVE_SPECTATOR, "resign")
     now = services.clock.now_ms()
     room = await _racing_room(services, code, now)
     races.check_move(room, seat, now)
     if await services.store.finish_player(code, seat, "resigned", now) is None:
         raise RoomError(ErrorCode.MOVE_FINISHED, "your race is over")
-    session.forget_game()
+    session.place.forget_game()
     await _finish(services, code, seat, "resigned", now)
     return Ok(id=message.id)
 
@@ -139,7 +203,7 @@ async def resign(session: Session, message: Resign) -> Ok:
 async def end_race(session: Session, message: EndRace) -> Ok:
     """Host only: everyone still racing finishes with ``timeout`` now."""
     services = session.services
-    code, seat = _racer(session, "end the race")
+    code, seat = session.place.player(ErrorCode.MOVE_SPECTATOR, "end the race")
     now = services.clock.now_ms()
     room, _, _ = await room_store.load(services.store, code)
     races.end_race(room, seat, now)
@@ -160,26 +224,21 @@ async def end_race(session: Session, message: EndRace) -> Ok:
     return Ok(id=message.id)
 
 
-def _racer(session: Session, verb: str) -> tuple[str, int]:
-    """The room and seat of a player; spectators and outsiders are refused."""
-    if session.code is None:
-        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, "join a room first")
-    if session.seat is None:
-        raise RoomError(ErrorCode.MOVE_SPECTATOR, f"spectators cannot {verb}")
-    return session.code, session.seat
-
-
 async def own_board(session: Session, room: Room) -> tuple[BoardView | None, int | None]:
     """The caller's board and version while a race runs or after it; else nothing."""
-    if session.seat is None or session.code is None or room.phase in ("lobby", "countdown"):
+    if (
+        session.place.seat is None
+        or session.place.code is None
+        or room.phase in ("lobby", "countdown")
+    ):
         return None, None
-    record = await session.services.store.load_player(session.code, session.seat)
+    record = await session.services.store.load_player(session.place.code, session.place.seat)
     if record is None:
         return None, None
     state = engine.from_bytes(record.state)
-    session.keep_game(room.race_no, state, record.version)
+    session.place.keep_game(room.race_no, state, record.version)
     if room.phase == "racing" and record.outcome == "playing":
-        session.dead_end.started(record.progress, record.progress_at_ms)
+        session.place.dead_end.started(record.progress, record.progress_at_ms)
     return BoardView.from_engine(engine.view(state)), record.version
 
 
@@ -204,32 +263,16 @@ async def _racing_room(services: Services, code: str, now: int) -> Room:
 
 
 async def _game(
-    session: Session, code: str, seat: int, race_no: int
+    services: Services, place: Seat, seat: int, race_no: int
 ) -> tuple[engine.GameState, int]:
-    """The player's game from the store, kept in the session for the race it belongs to
+    """The player's game from the store, kept in their place for the race it belongs to
     (`move` takes the kept one itself)."""
-    record = await session.services.store.load_player(code, seat)
+    record = await services.store.load_player(place.code or "", seat)
     if record is None:
         raise RoomError(ErrorCode.MOVE_NOT_RACING, "no game for this seat yet")
     state = engine.from_bytes(record.state)
-    session.keep_game(race_no, state, record.version)
+    place.keep_game(race_no, state, record.version)
     return state, record.version
-
-
-def _apply(
-    services: Services, state: engine.GameState, text: str, version: int
-) -> engine.GameState:
-    try:
-        return engine.play(state, engine.Move.parse(text))
-    except engine.InvalidMove as error:
-        services.metrics.rejected.inc()
-        raise MoveRefused(ErrorCode.MOVE_INVALID, str(error), version) from None
-    except engine.NoEffect as error:
-        services.metrics.rejected.inc()
-        raise MoveRefused(ErrorCode.MOVE_NO_EFFECT, str(error), version) from None
-    except engine.IllegalMove as error:
-        services.metrics.rejected.inc()
-        raise MoveRefused(ErrorCode.MOVE_ILLEGAL, str(error), version) from None
 
 
 async def _resent_or_stale(session: Session, message: MakeMove, version: int) -> MoveOk:
@@ -244,7 +287,7 @@ async def _resent_or(refusal: RoomError, session: Session, message: MakeMove) ->
     connection; it is answered, not refused as too late. The same id with other
     move text is refused (`move/id-reused`): the text sent now was not applied.
     """
-    code, seat = session.code or "", session.seat or 0
+    code, seat = session.place.code or "", session.place.seat or 0
     store = session.services.store
     seen = await store.find_move(code, seat, message.move_id)
     if seen is None:

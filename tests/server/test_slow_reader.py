@@ -38,7 +38,7 @@ def _shrink(conn_socket: socket.socket) -> None:
 
 
 def _spectator_session(server: RaceServer) -> Session:
-    [session] = [s for s in server.sessions if s.code is not None and s.seat is None]
+    [session] = [s for s in server.sessions if s.place.code is not None and s.place.seat is None]
     return session
 
 

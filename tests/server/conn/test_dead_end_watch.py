@@ -107,9 +107,9 @@ async def test_a_card_home_restarts_the_wait(
     clock.advance(20_000)
     version = await _play(ann, HOME_THEN_BURIED)
     clock.advance(AFTER_MS - 1)
-    assert session.dead_end.task is None
+    assert session.place.dead_end.task is None
     clock.advance(1)
-    assert session.dead_end.task is not None
+    assert session.place.dead_end.task is not None
     notice = await ann.wait_pushed("dead_end")
     assert (notice.version, notice.at_ms) == (version, started_ms + 20_000 + AFTER_MS)
 

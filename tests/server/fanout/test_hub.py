@@ -16,6 +16,10 @@ from tests.conftest import OpenStore
 CODE = "HUBTST"
 
 
+class Seated:
+    seat: int | None = 0
+
+
 class Recorder:
     """A member that notes what the hub hands it; its resync waits for `resynced`."""
 
@@ -23,7 +27,7 @@ class Recorder:
     """Never set: the recorder admits no frame to be sent."""
 
     def __init__(self) -> None:
-        self.seat: int | None = 0
+        self.place = Seated()
         self.seen: list[object] = []
         self.resynced = asyncio.Event()
         self.changed = asyncio.Event()

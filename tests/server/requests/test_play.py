@@ -28,7 +28,7 @@ from protocol import (
 )
 from protocol.limits import MAX_MOVES
 from server.requests import play
-from server.store import Store
+from server.store import MoveCommit, Store
 from tests.server._client import Client, count_down, start_race
 
 Connect = Callable[[], Awaitable[Client]]
@@ -303,16 +303,18 @@ async def test_the_move_cap_is_enforced(connect: Connect, store: Store) -> None:
         event = ProgressMade(seat=0, progress=0, moves=version + 1, outcome="playing")
         commits.append(
             store.commit_move(
-                joined.code,
-                0,
-                version,
-                engine.to_bytes(state),
-                move_text=text,
-                move_id=f"c{version}",
-                now_ms=ann.clock.now_ms(),
-                progress=engine.progress(state),
-                outcome="playing",
-                event=encode(event),
+                MoveCommit(
+                    joined.code,
+                    0,
+                    version,
+                    engine.to_bytes(state),
+                    move_text=text,
+                    move_id=f"c{version}",
+                    now_ms=ann.clock.now_ms(),
+                    progress=engine.progress(state),
+                    outcome="playing",
+                    event=encode(event),
+                )
             )
         )
     await asyncio.gather(*commits)

@@ -256,7 +256,7 @@ async def test_a_wide_screen_shows_the_boards_side_by_side(
 
 def page_session(server: RaceServer) -> Any:
     """The server's session of the page: the room's only spectator."""
-    (session,) = [s for s in server.sessions if s.code is not None and s.seat is None]
+    (session,) = [s for s in server.sessions if s.place.code is not None and s.place.seat is None]
     return session
 
 
@@ -282,7 +282,7 @@ async def test_the_page_joins_again_when_its_seat_cannot_be_resumed(
 ) -> None:
     race, tab = await racing_page(server, connect, chromium)
     session = page_session(server)
-    await store.unbind_token(session.token_hash, race.code)
+    await store.unbind_token(session.place.token_hash, race.code)
     session.conn.transport.abort()
     await race.racers[0].play("draw")
     await tab.wait_for("() => document.body.dataset.link === 'live'")
