@@ -15,12 +15,12 @@ guard makes every deadline take effect once, whoever acts on it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
 from server.clock import Clock
-from server.store import Store, StoreUnavailable
+from server.liveness.periodic import Periodic
+from server.store import Store
 
 _log = logging.getLogger(__name__)
 
@@ -49,19 +49,15 @@ class DeadlinePoller:
         self.polled_ms = -1
         """Clock time at which the last finished poll began."""
         self._polled = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Periodic(clock, poll_s, self.poll, "polling deadlines", _log)
 
     def start(self) -> None:
         """Poll every `poll_s` of the clock from now on."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(self.clock.now_ms()))
+        self._loop.start()
 
     async def close(self) -> None:
         """Stop polling; a handler cut short keeps its claim until the lease runs out."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self._loop.close()
 
     async def poll(self) -> list[str]:
         """Claim what is due now and handle it; the codes of the rooms handled."""
@@ -78,24 +74,6 @@ class DeadlinePoller:
         while self.polled_ms < when_ms:
             self._polled.clear()
             await self._polled.wait()
-
-    async def _run(self, since_ms: int) -> None:
-        """Poll every `poll_s` from `since_ms`; a poll that overran is followed at once."""
-        period_ms = round(self.poll_s * 1000)
-        next_ms = since_ms
-        while True:
-            next_ms += period_ms
-            wait_ms = next_ms - self.clock.now_ms()
-            if wait_ms > 0:
-                await self.clock.sleep(wait_ms / 1000)
-            else:
-                next_ms = self.clock.now_ms()
-            try:
-                await self.poll()
-            except StoreUnavailable as error:
-                _log.warning("polling deadlines failed: %s", error)
-            except Exception:
-                _log.exception("polling deadlines failed")
 
     async def _fire(self, code: str) -> None:
         try:

@@ -32,7 +32,8 @@ from server.clock import Clock
 from server.fanout.hub import Hub
 from server.lifecycle import presence
 from server.lifecycle.room import Room, RoomError
-from server.store import Store, StoreUnavailable
+from server.liveness.periodic import Periodic
+from server.store import Store
 
 _log = logging.getLogger(__name__)
 
@@ -54,17 +55,13 @@ class PresenceSweep:
         self.swept_ms = -1
         """Clock time at which the last finished sweep began."""
         self._swept = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Periodic(clock, period_s, self.sweep, "sweeping for processes gone", _log)
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run())
+        self._loop.start()
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self._loop.close()
 
     async def sweep(self) -> None:
         """Look once; let go of those held by the processes silent now and last time,
@@ -101,13 +98,3 @@ class PresenceSweep:
         while self.swept_ms < when_ms:
             self._swept.clear()
             await self._swept.wait()
-
-    async def _run(self) -> None:
-        while True:
-            await self.clock.sleep(self.period_s)
-            try:
-                await self.sweep()
-            except StoreUnavailable as error:
-                _log.warning("sweeping for processes gone failed: %s", error)
-            except Exception:
-                _log.exception("sweeping for processes gone failed")
