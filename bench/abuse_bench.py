@@ -33,7 +33,7 @@ from typing import Any
 from bench._abuse_victim import Player, long_lines, seat
 from bench._full_driver import LINE_LENGTH
 from bench._procs import cpu_seconds, read_until
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 
 CPUS = sorted(os.sched_getaffinity(0))
 PINNED = len(CPUS) >= 2

@@ -8,7 +8,7 @@ lasts ``--seconds``:
 - idle: no race, no analysis (the ideal path);
 - analysing: lone players race a pinned deal the solver cannot decide within
   the verdict budget and resign at once, so the server's solver worker spends
-  the whole phase on post-race verdicts (`server.verdict`);
+  the whole phase on post-race verdicts (`server.race_flow.verdict`);
 - inline: the same verdict job called on the event loop itself, once, as a
   reference for what a blocked loop would look like.
 
@@ -47,8 +47,8 @@ from protocol import (
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.config import Config
-from server.embedded import EmbeddedValkey
-from server.solver_jobs import deal_verdict
+from server.ops.embedded import EmbeddedValkey
+from server.solver.jobs import deal_verdict
 from server.store import Store
 
 T = TypeVar("T")

@@ -10,7 +10,7 @@ has a player in a room is in the room's watcher set, and the script publishes th
 event to every other watcher's channel, which that process reads with the full
 server's pub/sub listener (`server.store._pubsub.Listener`) and sends to its own
 players of the room. With one process the set holds only itself: nothing is published.
-It runs with the full server's garbage-collector settings (`server.memory.settle`) and
+It runs with the full server's garbage-collector settings (`server.memory.freeze_startup`) and
 talks to Redis as the full server's store does (`ScriptRunner` on hiredis-packed
 connections, one round trip per move, no grouping), so the client library's cost is
 the same on both sides. The full server is measured against it by `bench.server_bench`.
@@ -123,7 +123,7 @@ async def main_async(port: int, redis_url: str, prefix: str) -> None:
     client = open_client(redis_url)
     server = IdealServer(client, prefix)
     await server.load()
-    memory.settle()
+    memory.freeze_startup()
     stop = asyncio.get_running_loop().create_future()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set_result, None)
     async with serve(server.handle, "127.0.0.1", port, compression=None) as ws:

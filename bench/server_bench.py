@@ -53,7 +53,7 @@ import redis
 from bench._rig import Paced, Rig, Slice
 from bench._server_report import OWN_PACE, Runs, report
 from bench.loadgen import raise_open_files_limit
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 
 NO_AOF_REWRITES = ("auto-aof-rewrite-percentage", 0)
 """The bench's Valkey keeps its append-only file, fsynced every second, but never

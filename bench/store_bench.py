@@ -22,8 +22,8 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
-from server.embedded import EmbeddedValkey
-from server.store import Store
+from server.ops.embedded import EmbeddedValkey
+from server.store import MoveCommit, Store
 
 SEATS_PER_ROOM = 4
 STATE = bytes(range(256)) * 2  # about the size of an engine state
@@ -48,16 +48,18 @@ class Figures:
 async def play(store: Store, code: str, seat: int, moves: int) -> None:
     for version in range(moves):
         await store.commit_move(
-            code,
-            seat,
-            version,
-            STATE,
-            move_text="t3 t7",
-            move_id=f"{seat}-{version}",
-            now_ms=version,
-            progress=version // 4,
-            outcome="playing",
-            event=EVENT,
+            MoveCommit(
+                code,
+                seat,
+                version,
+                STATE,
+                move_text="t3 t7",
+                move_id=f"{seat}-{version}",
+                now_ms=version,
+                progress=version // 4,
+                outcome="playing",
+                event=EVENT,
+            )
         )
 
 

@@ -1,6 +1,6 @@
 """``solrace-server``: run a race server, with an embedded Valkey unless ``--redis`` is given;
-``solrace-server solve ...`` solves public deals instead (see `server.solve_cmd`), and
-``fill-pool ...`` and ``pool`` fill and show the pool of winnable deals (`server.pool_cmd`)."""
+``solrace-server solve ...`` solves public deals instead (see `server.ops.solve_cmd`), and
+``fill-pool ...`` and ``pool`` fill and show the pool of winnable deals (`server.ops.pool_cmd`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import logging
 import sys
 from contextlib import AsyncExitStack
 
-from server import memory, pool_cmd, solve_cmd
+from server import memory
 from server.app import RaceServer
 from server.config import Config, parse_args
-from server.embedded import DataDirInUse, EmbeddedValkey
+from server.ops import pool_cmd, solve_cmd
+from server.ops.embedded import DataDirInUse, EmbeddedValkey
+from server.ops.workers import STOP_SIGNALS, run_workers, stop_with_parent
 from server.store import Store
-from server.workers import STOP_SIGNALS, run_workers, stop_with_parent
 
 _log = logging.getLogger("solrace")
 
@@ -30,7 +31,7 @@ async def serve(config: Config) -> None:
             where = f"Redis at {url}"
         store = await Store.connect(url, config.key_prefix)
         server = await stack.enter_async_context(RaceServer(config, store))
-        memory.settle()
+        memory.freeze_startup()
         _announce(config, server.port, where)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -4,10 +4,10 @@
 fan-out and room timers), the deadline poller (due deadlines of any room), the
 presence sweep (players and spectators of processes that died), the taking back of
 its own sockets' players and spectators should the others have let them go while it
-was cut off from Redis (`server.reclaim`), the sessions (one per socket) and the
+was cut off from Redis (`server.liveness.reclaim`), the sessions (one per socket) and the
 metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
-answers), ``/metrics`` and the spectator page (`server.web`) are answered on
+answers), ``/metrics`` and the spectator page (`server.web.page`) are answered on
 the WebSocket port before the upgrade (a scrape reads the pool levels of
 winnable deals from the store). `stop` stops accepting, and every
 session at once stops reading, answers every request it has already read,
@@ -29,20 +29,23 @@ from websockets.http11 import Request, Response
 
 from engine import VARIANT_KEYS
 from protocol.limits import MAX_CLIENT_FRAME
-from server import deadlines, handlers, reclaim, web
-from server._fairconn import FairConnection, connection_class
-from server._services import Services
-from server.admission import AddressLimits
-from server.analysis import Analyst
 from server.clock import Clock, SystemClock
 from server.config import Config
-from server.hub import Hub
+from server.conn.fairconn import FairConnection, connection_class
+from server.conn.session import Session
+from server.fanout.hub import Hub
+from server.lifecycle.room import Room
+from server.limits.admission import AddressLimits
+from server.liveness import reclaim
+from server.liveness.poller import DeadlinePoller
+from server.liveness.sweep import PresenceSweep
 from server.metrics import CONTENT_TYPE, Metrics
-from server.poller import DeadlinePoller
-from server.room import Room
-from server.session import Session
+from server.race_flow import deadlines
+from server.requests import lobby
+from server.services import Services
+from server.solver.pool import Analyst
 from server.store import Store, StoreUnavailable
-from server.sweep import PresenceSweep
+from server.web import page
 
 _log = logging.getLogger(__name__)
 MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
@@ -159,7 +162,7 @@ class RaceServer:
 
     async def _connection(self, conn: ServerConnection) -> None:
         assert isinstance(conn, FairConnection) and conn.client_address is not None
-        session = Session(conn, self.services, handlers, conn.client_address)
+        session = Session(conn, self.services, lobby, conn.client_address)
         self.sessions.add(session)
         if self.services.stopping:
             session.drain()
@@ -185,7 +188,7 @@ class RaceServer:
             response.headers["Content-Type"] = CONTENT_TYPE
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
-            return web.respond(request.path, request.headers.get("If-None-Match"))
+            return page.respond(request.path, request.headers.get("If-None-Match"))
         return self._admit(conn, request)
 
     def _admit(self, conn: ServerConnection, request: Request) -> Response | None:

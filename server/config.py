@@ -58,12 +58,12 @@ class Config:
     """How long a claimed deadline is held before another process may claim it again."""
     presence_sweep_s: float = 10.0
     """How often each process looks for players and spectators held by processes that
-    died (`server.sweep`)."""
+    died (`server.liveness.sweep`)."""
     workers: int = 1
     """Server processes sharing the port; more than one needs a fixed port."""
     reuse_port: bool = False
     """Listen with SO_REUSEPORT, so several processes share one port."""
-    # Solver work, run in worker processes (`server.analysis`), never on the event loop.
+    # Solver work, run in worker processes (`server.solver.pool`), never on the event loop.
     analysis_workers: int = 1
     """Processes that run the solver for verdicts, hints and dead-end checks; 0: none
     (no verdicts or dead-end notices, and hints answer ``server/busy``)."""

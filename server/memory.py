@@ -8,7 +8,7 @@ YOUNG_THRESHOLD = 50_000
 """Allocations between two young-generation collections (Python's default is 700)."""
 
 
-def settle() -> None:
+def freeze_startup() -> None:
     """Move what start-up allocated out of the collector's way.
 
     Objects alive now (modules, schemas, tables) live as long as the process, so

@@ -22,7 +22,7 @@ from redis.asyncio import Redis
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.config import Config
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import Store
 
 OpenStore = Callable[..., Awaitable[Store]]

@@ -19,7 +19,7 @@ was trimmed past what is missing, the feed yields a `RoomGap` and carries on fro
 the room's current seq. Each room subscribed again on a new connection is reported
 to `rejoined` once what it caught up has been handed out: while this process was not
 listening, the other processes may have taken it for gone and let its people go
-(`server.sweep`).
+(`server.liveness.sweep`).
 Items go out in batches, once per turn of the event loop, to the sink the feed was
 made with (the hub's): a batch costs one callback where an item each would cost a
 task switch, and events this process commits go out after the request that committed

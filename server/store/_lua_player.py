@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgpack
 from redis.typing import EncodableT
 
 from server.store._lua import APPEND_EVENTS, EVENT_ARGS, EVENT_KEYS, PLAYING, EventTarget
 from server.store._script import Call, Script
+from server.store._types import MoveCommit
 
 _HELPERS = f"local PLAYING = '{PLAYING}'\n" + APPEND_EVENTS
 
@@ -21,6 +23,7 @@ COMMIT_MOVE = Script(
         *EVENT_ARGS,
         *("expected", "state", "entry", "move_id", "now_ms", "progress", "outcome", "event"),
     ),
+    # `commit_move` lists the values in this order.
     helpers=_HELPERS,
     body="""
 local seen = redis.call('HGET', ids, move_id)
@@ -57,47 +60,32 @@ return {OK, seq, version}
 )
 
 
-def commit_move(
-    target: EventTarget,
-    seat: int,
-    *,
-    expected: int,
-    state: bytes,
-    entry: bytes,
-    move_id: str,
-    now_ms: int,
-    progress: int,
-    outcome: str,
-    event: bytes,
-) -> Call:
+def commit_move(target: EventTarget, move: MoveCommit) -> Call:
     """Store a move unless its id was seen, the version moved on or the race is over.
 
     Replies OK seq version, DUPLICATE seq version (the earlier result of
-    `move_id`), CONFLICT version, FINISHED version or MISSING.
+    `move.move_id`), CONFLICT version, FINISHED version or MISSING.
+
+    The one place a move becomes the script's KEYS and ARGV, in the order
+    `COMMIT_MOVE` declares them; built as lists, with no mapping by name, since
+    it runs once per move.
     """
     room = target.room
-    player, log, ids = room.seat(seat)
-    keys = {
-        "room": room.room,
-        "events": room.events,
-        "watchers": room.watchers,
-        "player": player,
-        "log": log,
-        "ids": ids,
-    }
-    args: dict[str, EncodableT] = {
-        "channel": target.channel,
-        "maxlen": target.maxlen,
-        "expected": expected,
-        "state": state,
-        "entry": entry,
-        "move_id": move_id,
-        "now_ms": now_ms,
-        "progress": progress,
-        "outcome": outcome,
-        "event": event,
-    }
-    return COMMIT_MOVE.bind(keys, args)
+    player, log, ids = room.seat(move.seat)
+    keys = [room.room, room.events, room.watchers, player, log, ids]
+    args: list[EncodableT] = [
+        target.channel,
+        target.maxlen,
+        move.expected_version,
+        move.state,
+        msgpack.packb([move.move_text, move.now_ms, move.move_id]),
+        move.move_id,
+        move.now_ms,
+        move.progress,
+        move.outcome,
+        move.event,
+    ]
+    return Call(COMMIT_MOVE, keys, args)
 
 
 FINISH_PLAYER = Script(

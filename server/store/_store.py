@@ -30,7 +30,6 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 
-import msgpack
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
@@ -43,7 +42,7 @@ from server.store._lua import EventTarget
 from server.store._pool import StorePool
 from server.store._runner import ScriptRunner
 from server.store._script import Call, Status, checked
-from server.store._types import AlreadyFinished, CommitResult, Duplicate
+from server.store._types import AlreadyFinished, CommitResult, Duplicate, MoveCommit
 from server.store._wire import packing_in_c
 
 POOL_WAIT_S = 10.0
@@ -261,42 +260,18 @@ class Store(StoreDeadlines, StorePool):
     # Players
 
     @translated
-    async def commit_move(
-        self,
-        code: str,
-        seat: int,
-        expected_version: int,
-        state: bytes,
-        *,
-        move_text: str,
-        move_id: str,
-        now_ms: int,
-        progress: int,
-        outcome: str,
-        event: bytes,
-    ) -> CommitResult | Duplicate:
-        """Store a validated move with its event, or return the earlier result of `move_id`.
+    async def commit_move(self, move: MoveCommit) -> CommitResult | Duplicate:
+        """Store a validated move with its event, or return the earlier result of its move id.
 
-        Raises VersionConflict (the game moved past `expected_version`), AlreadyFinished
+        Raises VersionConflict (the game moved past `move.expected_version`), AlreadyFinished
         (the player's race is over) or NotFound (no game record for the seat).
         """
-        call = _lua_player.commit_move(
-            self._target(code),
-            seat,
-            expected=expected_version,
-            state=state,
-            entry=msgpack.packb([move_text, now_ms, move_id]),
-            move_id=move_id,
-            now_ms=now_ms,
-            progress=progress,
-            outcome=outcome,
-            event=event,
-        )
+        call = _lua_player.commit_move(self._target(move.code), move)
         reply = await self._runner.run(call)
         if reply[0] == Status.DUPLICATE:
             return Duplicate(int(reply[1]), int(reply[2]))
         seq, version = checked(reply)
-        self._deliver_own(code, (int(seq),), (event,))
+        self._deliver_own(move.code, (int(seq),), (move.event,))
         return CommitResult(int(seq), int(version))
 
     @translated

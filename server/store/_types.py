@@ -60,6 +60,24 @@ class PlayerRecord:
         return self.version
 
 
+class MoveCommit(NamedTuple):
+    """A validated move to store (`Store.commit_move`): where, from which version, what."""
+
+    code: str
+    seat: int
+    expected_version: int
+    """The player's game version the move was played on."""
+    state: bytes
+    """The game after the move (`engine.to_bytes`)."""
+    move_text: str
+    move_id: str
+    now_ms: int
+    progress: int
+    outcome: str
+    event: bytes
+    """The room's ``progress`` event, packed."""
+
+
 @dataclass(frozen=True)
 class CommitResult:
     """A move that was stored just now: its event seq and the player's new version."""

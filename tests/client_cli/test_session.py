@@ -15,10 +15,11 @@ from client_cli import statefile
 from client_cli._resume import pick_record
 from client_cli.session import Session
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
-from server import reclaim, room_update
-from server import room as rooms
+from server import room_store as room_update
 from server.app import RaceServer
 from server.clock import ManualClock
+from server.lifecycle import room as rooms
+from server.liveness import reclaim
 from server.store import Store
 from tests.client_cli._driver import Terminal, ready_and_go
 

@@ -13,7 +13,7 @@ import pytest
 from client_cli.solver_news import NO_LINE, hint_text, verdict_text
 from protocol import CreateRoom, DealVerdict, Hint, Settings
 from server.clock import ManualClock
-from server.solver_jobs import winning_line
+from server.solver.jobs import winning_line
 from tests.client_cli._driver import Terminal, ready_and_go
 
 pytestmark = pytest.mark.solver_workers

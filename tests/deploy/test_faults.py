@@ -12,7 +12,7 @@ import uuid
 from pathlib import Path
 
 from protocol import CreateRoom, JoinRoom, Ready, Resume, Settings, Sync
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from tests.deploy._processes import RedisServer, alive
 from tests.deploy._racer import check_results
 from tests.deploy.conftest import Clients, StartServers

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import engine
 from protocol import CloseCode, GoingAway, MoveOk, Sync, decode_server
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from tests.deploy._processes import DEADLINE_S, alive
 from tests.deploy._racer import Racer, check_results
 from tests.deploy.conftest import Clients, StartServers

@@ -12,7 +12,7 @@ import pytest
 from server.app import RaceServer
 from server.clock import Clock, ManualClock
 from server.config import Config
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import Store
 from tests.server._client import Client
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from protocol import CreateRoom, ErrorCode, Ping
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import Store
 from tests.server._client import Client
 from tests.server.conftest import ServerFactory, opened_clients

@@ -28,10 +28,11 @@ from protocol import (
     Sync,
 )
 from protocol.limits import MAX_SPECTATORS
-from server import presence, room_update
+from server import room_store
 from server.app import RaceServer
 from server.clock import ManualClock
-from server.room import Room, Transition
+from server.lifecycle import presence
+from server.lifecycle.room import Room, Transition
 from server.store import Store
 from tests.server._client import Client, start_race
 from tests.server._proxy import RedisProxy
@@ -207,7 +208,7 @@ async def test_a_spectator_whose_place_was_filled_meanwhile_is_closed_let_go(
 
     await _dropped_by_hand(staying, cut, created.code, clock)
     fill = functools.partial(_every_place_taken, process=staying.store.process)
-    await room_update.update(staying.store, created.code, fill)
+    await room_store.update(staying.store, created.code, fill)
     await eve.wait_event("spectator_count", lambda event: event.count == MAX_SPECTATORS)
     await _sweep(clock, cut)
     assert await eve.closed() == CloseCode.LET_GO
@@ -225,7 +226,7 @@ async def _dropped_by_hand(
     drop = functools.partial(
         presence.drop_processes, processes={cut.store.process}, now_ms=clock.now_ms()
     )
-    await room_update.update(staying.store, code, drop)
+    await room_store.update(staying.store, code, drop)
 
 
 def _every_place_taken(room: Room, process: str) -> Transition:

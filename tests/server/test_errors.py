@@ -37,9 +37,9 @@ from protocol import (
     Sync,
 )
 from protocol.limits import MAX_CLIENT_FRAME, RATE_BURST, RATE_PER_S
-from server import session
 from server.app import MAX_WIRE_FRAME, RaceServer
 from server.clock import ManualClock
+from server.conn import session
 from tests.server._client import Client, count_down, start_race
 from tests.server.conftest import opened_clients
 

@@ -23,9 +23,9 @@ from pydantic import BaseModel
 import engine
 from engine.cards import format_card
 from protocol import BoardView, Settings, decode_server
-from server import room as rooms
 from server.app import RaceServer
 from server.clock import ManualClock
+from server.lifecycle import room as rooms
 from server.store import Store
 from tests.server._client import Client
 from tests.server._players import (

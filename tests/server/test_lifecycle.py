@@ -27,7 +27,7 @@ from protocol import (
     Sync,
 )
 from server.app import RaceServer
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import Store
 from tests.conftest import OpenStore
 from tests.server._client import Client, start_race

@@ -23,7 +23,7 @@ def _collected(box: object) -> bool:
 def test_settle_freezes_what_is_alive_and_makes_young_collections_rare() -> None:
     box: list[list[int]] = [[1]]
     assert _collected(box)
-    memory.settle()
+    memory.freeze_startup()
     assert not _collected(box)
     assert gc.get_threshold()[0] == memory.YOUNG_THRESHOLD
     later: list[list[int]] = [[2]]

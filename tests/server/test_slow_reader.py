@@ -16,7 +16,7 @@ import socket
 
 from protocol import CloseCode, JoinRoom, MakeMove, Ping, Resume, encode
 from server.app import RaceServer
-from server.session import Session
+from server.conn.session import Session
 from server.store import Store
 from tests.server._client import Client, start_race
 from tests.server._pipeline import SETTINGS, VARIANT, stock_line
@@ -38,7 +38,7 @@ def _shrink(conn_socket: socket.socket) -> None:
 
 
 def _spectator_session(server: RaceServer) -> Session:
-    [session] = [s for s in server.sessions if s.code is not None and s.seat is None]
+    [session] = [s for s in server.sessions if s.place.code is not None and s.place.seat is None]
     return session
 
 

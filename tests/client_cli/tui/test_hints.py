@@ -19,7 +19,7 @@ from engine import Move
 from protocol import CreateRoom, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
-from server.solver_jobs import winning_line
+from server.solver.jobs import winning_line
 from tests.client_cli._driver import Terminal
 from tests.client_cli.tui._screen import screen_text, start_race, wait_for_text, wait_until
 

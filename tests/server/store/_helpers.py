@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from server.store import CommitResult, Duplicate, FeedEvent, RoomFeed, RoomGap, Store
+from server.store import CommitResult, Duplicate, FeedEvent, MoveCommit, RoomFeed, RoomGap, Store
 
 OpenStore = Callable[..., Awaitable[Store]]  # the open_store fixture (tests/conftest.py)
 
@@ -31,16 +31,18 @@ async def move(
     now_ms: int = 2_000,
 ) -> CommitResult | Duplicate:
     return await store.commit_move(
-        CODE,
-        seat,
-        version,
-        f"state {seat}.{version + 1}".encode(),
-        move_text="t1 t2",
-        move_id=move_id,
-        now_ms=now_ms,
-        progress=progress,
-        outcome=outcome,
-        event=f"moved {move_id}".encode(),
+        MoveCommit(
+            CODE,
+            seat,
+            version,
+            f"state {seat}.{version + 1}".encode(),
+            move_text="t1 t2",
+            move_id=move_id,
+            now_ms=now_ms,
+            progress=progress,
+            outcome=outcome,
+            event=f"moved {move_id}".encode(),
+        )
     )
 
 

@@ -10,7 +10,7 @@ import pytest
 from redis import exceptions
 from redis.asyncio import Redis
 
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import CommitResult, Store, StoreUnavailable
 from server.store._edge import translated
 from tests.server.store._helpers import CODE, move, start

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import CommitResult, FeedEvent, RoomFeed, RoomGap, Store
 from tests.server._proxy import RedisProxy
 from tests.server.store._helpers import (

@@ -11,7 +11,7 @@ import pytest
 from redis.asyncio import Redis
 from redis.asyncio.client import Monitor
 
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import Store
 from server.store._script import Call, Script
 from tests.server.store._helpers import CODE, move, start

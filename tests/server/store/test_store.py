@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from redis.asyncio import Redis
 
-from server.embedded import EmbeddedValkey
+from server.ops.embedded import EmbeddedValkey
 from server.store import (
     AlreadyFinished,
     CommitResult,

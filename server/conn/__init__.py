@@ -1,0 +1,1 @@
+"""One WebSocket connection: the session, its frames and socket, the dead-end watch."""

@@ -1,0 +1,1 @@
+"""Room events to this process's sockets, and spectators' delayed boards."""

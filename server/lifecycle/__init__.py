@@ -1,0 +1,1 @@
+"""The pure race lifecycle: room, race, presence, ranking (no asyncio, redis, websockets)."""

@@ -1,0 +1,334 @@
+"""The race lifecycle of one room, as pure functions over an immutable `Room`.
+
+Theory of operation: every function takes the room (and ``now_ms`` where time
+matters) and returns a `Transition`, the new room plus the event bodies to
+publish, in order. Nothing here reads a clock, draws randomness or does I/O:
+the server supplies room codes, secrets and the time, then saves the new room
+and publishes its events in one atomic step. A refused request raises
+`RoomError` carrying the wire `ErrorCode` to answer with.
+
+Phases: ``lobby`` -> ``countdown`` (every seated player ready) -> ``racing``
+(`start` once ``start_at_ms`` is reached) -> ``finished`` (`finish_race` once
+every player is done, or `expire` has timed the rest out) -> ``lobby`` again on
+`rematch`. The seed stays in the room; events carry only its commit until
+``race_over`` reveals it. This module holds the room and its lobby half;
+`server.lifecycle.race` holds the race half (start, moves allowed, finishes, ranking,
+rematch).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+import msgpack
+from pydantic import TypeAdapter
+
+from protocol import ErrorCode, Phase, PlayerOutcome, RoomEvent, events
+from protocol.models import DealVerdict, HostEnd, RaceSummary, RoomSnapshot, Settings
+from server.lifecycle.ranking import PlayerStats, player_info
+
+__all__ = [
+    "Player",
+    "PlayerStats",
+    "Room",
+    "RoomError",
+    "Transition",
+    "Watcher",
+    "come_back",
+    "create",
+    "from_bytes",
+    "join",
+    "leave",
+    "needs_new_deal",
+    "put_player",
+    "require_host",
+    "require_phase",
+    "set_ready",
+    "set_settings",
+    "snapshot",
+    "to_bytes",
+]
+
+
+class RoomError(Exception):
+    """A request the room refuses; ``code`` is what the client is told."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    seat: int
+    name: str
+    ready: bool = False
+    away: bool = False
+    """Left during a race; the seat is kept until the rematch."""
+    outcome: PlayerOutcome = "playing"
+    finished_at_ms: int | None = None
+    idle_timeout_ms: int | None = None
+    """The timeout the player's last idle warning announced (see `server.lifecycle.race`)."""
+    process: str = ""
+    """The server process holding the player's socket ('' while away; `presence`)."""
+    token: str = ""
+    """The hash of the token that holds the seat: only it can resume the seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Watcher:
+    """A counted spectator: their token's hash and the server process holding their socket."""
+
+    token: str
+    process: str
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    code: str
+    variant: str
+    settings: Settings
+    secret: bytes
+    """Random bytes from the caller (in a winnable-only room, a seed from the pool of
+    winnable deals, see `server.requests.deals`); the seed unless a public deal number is set."""
+    host: int | None = None
+    players: tuple[Player, ...] = ()
+    """Sorted by seat; seat numbers may have gaps."""
+    watchers: tuple[Watcher, ...] = ()
+    """The spectators counted in the room (`server.lifecycle.presence`)."""
+    phase: Phase = "lobby"
+    race_no: int = 1
+    start_at_ms: int | None = None
+    ended_at_ms: int | None = None
+    """When the last race ended (set once it is ``finished``)."""
+    verdict: DealVerdict | None = None
+    """The solver's verdict on a race's deal, once known (`server.race_flow.verdict`)."""
+    ended_by_host: HostEnd | None = None
+    """Set when the host ended the race early (`race.end_race`), until the rematch."""
+    last_race: RaceSummary | None = None
+    """The previous race in brief, kept at the rematch (`server.lifecycle.race.rematch`)."""
+
+    @property
+    def spectators(self) -> int:
+        return len(self.watchers)
+
+    @property
+    def seed(self) -> bytes:
+        if self.settings.deal_number is not None:
+            return b"deal:%d" % self.settings.deal_number
+        return self.secret
+
+    @property
+    def seed_commit(self) -> str:
+        return hashlib.sha256(self.seed).hexdigest()
+
+    def player(self, seat: int) -> Player:
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        raise RoomError(ErrorCode.ROOM_NOT_MEMBER, f"no player in seat {seat}")
+
+
+_RECORD = TypeAdapter(Room)
+
+
+class Transition(NamedTuple):
+    room: Room
+    events: tuple[RoomEvent, ...] = ()
+
+
+def create(
+    code: str,
+    variant: str,
+    settings: Settings,
+    name: str,
+    secret: bytes,
+    *,
+    process: str,
+    token: str,
+) -> Transition:
+    """A new room in the lobby with its creator (holding `token`, on `process`) in
+    seat 0 as host."""
+    creator = Player(0, name, process=process, token=token)
+    room = Room(code, variant, settings, secret, host=0, players=(creator,))
+    return Transition(room, (events.PlayerJoined(seat=0, name=name),))
+
+
+def join(room: Room, name: str, process: str, token: str) -> tuple[int, Transition]:
+    """Seat a player holding `token` on `process`: lobby only, lowest free seat
+    (spectators: `server.lifecycle.presence`)."""
+    require_phase(room, "lobby")
+    if any(player.name.casefold() == name.casefold() for player in room.players):
+        raise RoomError(ErrorCode.ROOM_NAME_TAKEN, f"a player in this room is already named {name}")
+    taken = {player.seat for player in room.players}
+    free = [seat for seat in range(room.settings.max_players) if seat not in taken]
+    if not free:
+        raise RoomError(ErrorCode.ROOM_FULL, "every seat is taken")
+    seated = Player(free[0], name, process=process, token=token)
+    players = tuple(sorted((*room.players, seated), key=lambda p: p.seat))
+    room, host_events = _hand_over(replace(room, players=players))
+    return free[0], Transition(room, (events.PlayerJoined(seat=free[0], name=name), *host_events))
+
+
+def leave(room: Room, seat: int, now_ms: int) -> Transition:
+    """In the lobby the seat is freed; later it is kept and the player marked away."""
+    player = room.player(seat)
+    away = room.phase != "lobby"
+    if not away:
+        room = replace(room, players=tuple(p for p in room.players if p.seat != seat))
+    elif player.away:
+        return Transition(room)
+    else:
+        room = put_player(room, replace(player, away=True, process=""))
+    room, host_events = _hand_over(room)
+    room, countdown = _countdown_if_ready(room, now_ms)
+    return Transition(room, (events.PlayerLeft(seat=seat, away=away), *host_events, *countdown))
+
+
+def come_back(room: Room, seat: int, process: str, token: str) -> Transition:
+    """A player resumed with `token` on `process`; back from away, they take the host
+    role if nobody holds it. `token` must be the one that holds the seat: a token of
+    a seat since given up (the rematch after leaving, a lobby seat left) is refused,
+    whoever sits there now."""
+    player = next((player for player in room.players if player.seat == seat), None)
+    if player is None or player.token not in {"", token}:
+        raise RoomError(ErrorCode.AUTH_BAD_TOKEN, "that seat is no longer yours; join again")
+    back = put_player(room, replace(player, away=False, process=process))
+    if not player.away:
+        return Transition(back)
+    room, host_events = _hand_over(back)
+    return Transition(room, (events.PlayerBack(seat=seat), *host_events))
+
+
+def needs_new_deal(room: Room, variant: str, settings: Settings) -> bool:
+    """Whether these settings need a new secret: a winnable-only deal is proven for
+    one game, so turning winnable-only on, or changing the game while it is on, does."""
+    if not settings.winnable_only:
+        return False
+    return variant != room.variant or not room.settings.winnable_only
+
+
+def set_settings(
+    room: Room, seat: int, variant: str, settings: Settings, secret: bytes | None = None
+) -> Transition:
+    """Host only, lobby only. Clears every ready flag so players agree to the change.
+
+    ``secret`` replaces the deal's secret; settings that need a new one
+    (`needs_new_deal`) are refused without it.
+    """
+    require_host(room, seat)
+    require_phase(room, "lobby")
+    if any(player.seat >= settings.max_players for player in room.players):
+        raise RoomError(ErrorCode.ROOM_BAD_SETTINGS, "a seated player has a seat beyond max")
+    if secret is None and needs_new_deal(room, variant, settings):
+        raise RoomError(ErrorCode.SERVER_BUSY, "the room changed meanwhile; try again")
+    players = tuple(replace(player, ready=False) for player in room.players)
+    room = replace(room, variant=variant, settings=settings, players=players)
+    if secret is not None:
+        room = replace(room, secret=secret)
+    return Transition(room, (events.SettingsChanged(variant=variant, settings=settings),))
+
+
+def set_ready(room: Room, seat: int, ready: bool, now_ms: int) -> Transition:
+    """Lobby only. When every seated player is ready the countdown starts."""
+    require_phase(room, "lobby")
+    player = room.player(seat)
+    if player.ready == ready:
+        return Transition(room)
+    room, countdown = _countdown_if_ready(put_player(room, replace(player, ready=ready)), now_ms)
+    return Transition(room, (events.ReadyChanged(seat=seat, ready=ready), *countdown))
+
+
+def snapshot(
+    room: Room, stats: Mapping[int, PlayerStats], warnings: Mapping[int, int] | None = None
+) -> RoomSnapshot:
+    """The room as clients see it; ``stats`` maps seat to game record (missing: none yet)
+    and ``warnings`` seat to the timeout of an idle warning that stands."""
+    started = room.phase != "lobby"
+    warned = warnings or {}
+    return RoomSnapshot(
+        code=room.code,
+        variant=room.variant,
+        settings=room.settings,
+        phase=room.phase,
+        race_no=room.race_no,
+        host=room.host,
+        players=tuple(
+            player_info(p, stats.get(p.seat, PlayerStats()), warned.get(p.seat))
+            for p in room.players
+        ),
+        spectators=room.spectators,
+        start_at_ms=room.start_at_ms,
+        seed_commit=room.seed_commit if started else None,
+        seed=room.seed.hex() if room.phase == "finished" else None,
+        verdict=_race_verdict(room),
+        last_race=room.last_race,
+    )
+
+
+def _race_verdict(room: Room) -> DealVerdict | None:
+    """The verdict on the race the room is at, once it is over; none for an earlier race."""
+    if room.phase != "finished" or room.verdict is None:
+        return None
+    return room.verdict if room.verdict.race_no == room.race_no else None
+
+
+def to_bytes(room: Room) -> bytes:
+    """Storage form (msgpack); `from_bytes` gives back an equal room."""
+    data: bytes = msgpack.packb(_RECORD.dump_python(room))
+    return data
+
+
+def from_bytes(data: bytes) -> Room:
+    """The room stored by `to_bytes`; `ValueError` for anything else."""
+    try:
+        return _RECORD.validate_python(msgpack.unpackb(data, use_list=False))
+    except (ValueError, msgpack.UnpackException) as exc:
+        raise ValueError(f"not a room record: {exc}") from exc
+
+
+def require_phase(room: Room, phase: Phase) -> None:
+    """`RoomError` unless the room is in `phase`."""
+    if room.phase != phase:
+        raise RoomError(ErrorCode.ROOM_WRONG_PHASE, f"not allowed in {room.phase}, only {phase}")
+
+
+def require_host(room: Room, seat: int) -> None:
+    """`RoomError` unless `seat` holds the host role."""
+    if seat != room.host:
+        raise RoomError(ErrorCode.ROOM_NOT_HOST, "only the host may do this")
+
+
+def put_player(room: Room, player: Player) -> Room:
+    """The room with `player` in place of the player in the same seat."""
+    players = tuple(player if p.seat == player.seat else p for p in room.players)
+    return replace(room, players=players)
+
+
+def _hand_over(room: Room) -> tuple[Room, tuple[RoomEvent, ...]]:
+    """Keep the host if present; else the lowest present seat (or nobody) takes over."""
+    present = [player.seat for player in room.players if not player.away]
+    if room.host in present:
+        return room, ()
+    host = present[0] if present else None
+    if host == room.host:
+        return room, ()
+    return replace(room, host=host), (events.HostChanged(seat=host),)
+
+
+def _countdown_if_ready(room: Room, now_ms: int) -> tuple[Room, tuple[RoomEvent, ...]]:
+    if room.phase != "lobby" or not room.players or not all(p.ready for p in room.players):
+        return room, ()
+    starts_in_ms = room.settings.countdown_s * 1000
+    room = replace(room, phase="countdown", start_at_ms=now_ms + starts_in_ms)
+    countdown = events.Countdown(
+        race_no=room.race_no,
+        starts_in_ms=starts_in_ms,
+        start_at_ms=now_ms + starts_in_ms,
+        seed_commit=room.seed_commit,
+    )
+    return room, (countdown,)

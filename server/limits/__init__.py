@@ -1,0 +1,1 @@
+"""Limits on clients: token buckets per connection and address, admission per address."""

@@ -1,0 +1,1 @@
+"""Background loops: due deadlines, dead processes swept, what was let go reclaimed."""

@@ -1,0 +1,1 @@
+"""Operator commands and processes: embedded Valkey, worker processes, solve, fill-pool."""

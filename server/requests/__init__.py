@@ -1,0 +1,1 @@
+"""The request handlers: lobby requests, moves, deals, hints."""

@@ -1,0 +1,1 @@
+"""The spectator web page and its static files."""

@@ -1,0 +1,140 @@
+"""The spectator page: plain HTTP GETs answered on the WebSocket port.
+
+``/watch/CODE`` is one page (``server/web/static/watch.html``) whose script joins
+room CODE as a spectator over the same port's WebSocket; ``/watch/`` is the
+same page with a box to type a code, and ``/`` leads there. Its CSS and
+scripts are ``/watch/static/NAME``. The files ship inside the package and are
+read once. Every response carries an ETag and asks the browser to check it
+again (``no-cache``), so a new version of the page is seen at once and an
+unchanged one costs a 304.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import cache
+from http import HTTPStatus
+from importlib import resources
+from urllib.parse import urlsplit
+
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
+
+__all__ = ["Asset", "asset", "respond"]
+
+PAGE = "watch.html"
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+_CODE = re.compile(f"[{ROOM_CODE_ALPHABET}]{{{ROOM_CODE_LENGTH}}}")
+_PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file of the page, as served."""
+
+    body: bytes
+    content_type: str
+    etag: str
+
+
+@cache
+def asset(name: str) -> Asset | None:
+    """The packaged file `name` of ``server/web/static``; None when there is no such file."""
+    suffix = name[name.rfind(".") :] if "." in name else ""
+    if "/" in name or name.startswith(".") or suffix not in _TYPES:
+        return None
+    file = resources.files("server.web").joinpath("static", name)
+    if not file.is_file():
+        return None
+    body = file.read_bytes()
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    return Asset(body, _TYPES[suffix], etag)
+
+
+def respond(path: str, if_none_match: str | None = None) -> Response:
+    """The answer to ``GET path`` for any path the WebSocket endpoint does not take."""
+    route = urlsplit(path).path
+    if route in ("/", "/watch"):
+        return _redirect("watch/")
+    if not route.startswith("/watch/"):
+        return _not_found("no such page; the spectator page is /watch/")
+    rest = route.removeprefix("/watch/")
+    if rest.startswith("static/"):
+        found = asset(rest.removeprefix("static/"))
+        if found is None or rest.endswith(PAGE):
+            return _not_found("no such file")
+        return _file(found, if_none_match)
+    if rest == "" or _CODE.fullmatch(rest):
+        return _page(if_none_match)
+    if _CODE.fullmatch(rest.upper()):
+        return _redirect(rest.upper())
+    if rest.endswith("/") and _CODE.fullmatch(rest[:-1].upper()):
+        return _redirect(f"../{rest[:-1].upper()}")  # relative: the page may sit under a prefix
+    return _not_found(
+        f"{rest!r} is not a room code: a code is {ROOM_CODE_LENGTH} characters of "
+        f"{ROOM_CODE_ALPHABET}"
+    )
+
+
+def _page(if_none_match: str | None) -> Response:
+    page = asset(PAGE)
+    assert page is not None, "the package lacks its spectator page"
+    response = _file(page, if_none_match)
+    response.headers["Content-Security-Policy"] = _PAGE_POLICY
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _file(found: Asset, if_none_match: str | None) -> Response:
+    headers = _headers(found.content_type)
+    headers["ETag"] = found.etag
+    headers["Cache-Control"] = "no-cache"
+    if if_none_match is not None and found.etag in _etags(if_none_match):
+        return Response(HTTPStatus.NOT_MODIFIED, "Not Modified", headers, b"")
+    headers["Content-Length"] = str(len(found.body))
+    return Response(HTTPStatus.OK, "OK", headers, found.body)
+
+
+def _etags(header: str) -> set[str]:
+    return {tag.strip().removeprefix("W/") for tag in header.split(",")}
+
+
+def _redirect(location: str) -> Response:
+    headers = _headers("text/plain; charset=utf-8")
+    headers["Location"] = location
+    headers["Cache-Control"] = "no-cache"
+    body = f"see {location}\n".encode()
+    headers["Content-Length"] = str(len(body))
+    return Response(HTTPStatus.FOUND, "Found", headers, body)
+
+
+def _not_found(text: str) -> Response:
+    headers = _headers("text/plain; charset=utf-8")
+    body = f"solrace: {text}\n".encode()
+    headers["Content-Length"] = str(len(body))
+    headers["Cache-Control"] = "no-cache"
+    return Response(HTTPStatus.NOT_FOUND, "Not Found", headers, body)
+
+
+def _headers(content_type: str) -> Headers:
+    return Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Content-Type", content_type),
+            ("X-Content-Type-Options", "nosniff"),
+        ]
+    )

@@ -1,0 +1,165 @@
+"""The spectator page's HTTP side: routes, content types, caching, refusals.
+
+Every request goes to a real server over a plain socket, the way a browser
+sends it; the page's behaviour in a browser is in test_watch_page.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from server.app import RaceServer
+from server.web.page import asset
+
+Reply = tuple[int, dict[str, str], bytes]
+PAGE_TYPE = "text/html; charset=utf-8"
+
+
+async def _get(server: RaceServer, path: str, **headers: str) -> Reply:
+    """Status, headers (lower-case names) and body of ``GET path``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{server.port}"]
+    lines += [f"{name.replace('_', '-')}: {value}" for name, value in headers.items()]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    raw = await reader.read()
+    writer.close()
+    await writer.wait_closed()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode().split("\r\n")
+    fields = dict(line.split(": ", 1) for line in header_lines)
+    return int(status_line.split()[1]), {k.lower(): v for k, v in fields.items()}, body
+
+
+def _page_files(html: str) -> set[str]:
+    return set(re.findall(r'(?:href|src)="static/([^"]+)"', html))
+
+
+def _imports(script: str) -> set[str]:
+    return set(re.findall(r'from "\./([^"]+)"', script))
+
+
+async def test_the_page_is_served_for_a_room_code_and_for_the_code_box(
+    race_server: RaceServer,
+) -> None:
+    status, headers, body = await _get(race_server, "/watch/ABC234")
+    assert status == 200
+    assert headers["content-type"] == PAGE_TYPE
+    assert headers["cache-control"] == "no-cache"
+    assert headers["content-length"] == str(len(body))
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    assert b'<script type="module" src="static/watch.js">' in body
+    box_status, box_headers, box_body = await _get(race_server, "/watch/")
+    assert (box_status, box_headers["etag"], box_body) == (200, headers["etag"], body)
+
+
+async def test_every_file_the_page_loads_is_served_with_its_type(race_server: RaceServer) -> None:
+    _, _, page = await _get(race_server, "/watch/ABC234")
+    wanted = _page_files(page.decode())
+    assert {"watch.js", "watch.css", "icon.svg"} <= wanted
+    seen: set[str] = set()
+    types = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
+    types["svg"] = "image/svg+xml"
+    while wanted - seen:
+        name = sorted(wanted - seen)[0]
+        seen.add(name)
+        status, headers, body = await _get(race_server, f"/watch/static/{name}")
+        assert status == 200, name
+        assert headers["content-type"] == types[name.rsplit(".", 1)[1]], name
+        assert headers["etag"].startswith('"') and headers["cache-control"] == "no-cache"
+        if name.endswith(".js"):
+            wanted |= _imports(body.decode())
+    assert {
+        "msgpack.js",
+        "board.js",
+        "seed.js",
+        "room.js",
+        "link.js",
+        "view.js",
+        "words.js",
+    } <= seen
+
+
+async def test_the_page_asks_for_every_module_at_once(race_server: RaceServer) -> None:
+    """On a slow link each level of imports would cost a round trip: the page lists
+    every module it imports, however deep, for the browser to fetch at once."""
+    _, _, page = await _get(race_server, "/watch/ABC234")
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="static/([^"]+)">', page.decode()))
+    imported: set[str] = set()
+    wanted = {"watch.js"}
+    while wanted - imported:
+        name = sorted(wanted - imported)[0]
+        imported.add(name)
+        _, _, body = await _get(race_server, f"/watch/static/{name}")
+        wanted |= _imports(body.decode())
+    assert preloaded == imported - {"watch.js"}
+
+
+async def test_a_known_version_is_not_sent_again(race_server: RaceServer) -> None:
+    _, headers, _ = await _get(race_server, "/watch/static/watch.js")
+    tag = headers["etag"]
+    status, again, body = await _get(race_server, "/watch/static/watch.js", If_None_Match=tag)
+    assert (status, body, again["etag"]) == (304, b"", tag)
+    status, _, body = await _get(race_server, "/watch/static/watch.js", If_None_Match='"old"')
+    assert status == 200 and body.startswith(b"//")
+    status, _, body = await _get(race_server, "/watch/ABC234", If_None_Match=f'"x", W/{tag}')
+    assert status == 200 and body
+
+
+@pytest.mark.parametrize(
+    ("path", "location"),
+    [
+        ("/", "watch/"),
+        ("/watch", "watch/"),
+        ("/watch/abc234", "ABC234"),
+        ("/?x=1", "watch/"),
+        ("/watch/ABC234/", "../ABC234"),
+        ("/watch/abc234/", "../ABC234"),
+    ],
+)
+async def test_short_and_lower_case_addresses_lead_to_the_page(
+    race_server: RaceServer, path: str, location: str
+) -> None:
+    status, headers, _ = await _get(race_server, path)
+    assert (status, headers["location"]) == (302, location)
+
+
+@pytest.mark.parametrize("code", ["ABC23", "ABC2345", "ABC2I4", "ABC2O4", "ABC204", "AB%20234"])
+async def test_a_code_not_of_the_room_code_format_is_not_found(
+    race_server: RaceServer, code: str
+) -> None:
+    status, headers, body = await _get(race_server, f"/watch/{code}")
+    assert status == 404
+    assert headers["content-type"] == "text/plain; charset=utf-8"
+    assert b"is not a room code: a code is 6 characters of ABCDEFGHJKLMNPQRSTUVWXYZ23456789" in body
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/nowhere",
+        "/watch/static/nope.js",
+        "/watch/static/../web.py",
+        "/watch/static/%2e%2e/web.py",
+        "/watch/static/watch.html",
+        "/watch/static/",
+        "/watch/ABC234/extra",
+        "/static/watch.js",
+    ],
+)
+async def test_other_paths_are_not_found(race_server: RaceServer, path: str) -> None:
+    status, _, body = await _get(race_server, path)
+    assert status == 404
+    assert body.startswith(b"solrace: ")
+
+
+def test_the_page_files_ship_inside_the_package() -> None:
+    for name in ("watch.html", "watch.css", "watch.js", "msgpack.js", "icon.svg"):
+        found = asset(name)
+        assert found is not None and found.body, name
+    assert asset("web.py") is None
+    assert asset("../web.py") is None
+    assert asset(".hidden.js") is None
