@@ -5,9 +5,9 @@ room CODE as a spectator over the same port's WebSocket; ``/watch/`` is the
 same page with a box to type a code, and ``/`` leads there. Its CSS and
 scripts are ``/watch/static/NAME``, the libraries they import
 ``/watch/static/vendor/...`` (each with its LICENSE). The files ship inside the
-package and are read once. Every response carries an ETag and asks the browser to check it
-again (``no-cache``), so a new version of the page is seen at once and an
-unchanged one costs a 304.
+package and are read once. Every response carries an ETag and asks the browser
+to check it again (``no-cache``), so a new version of the page is seen at once
+and an unchanged one costs a 304.
 """
 
 from __future__ import annotations
