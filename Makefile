@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench bench-capacity deploy-check clean
+.PHONY: run test lint bench bench-capacity deploy-check vendor clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,11 @@ test: lint
 # Skips, saying why, without haproxy or redis-server.
 deploy-check: $(DEV_STAMP)
 	$(BIN)/pytest tests/deploy -rs
+
+# The spectator page's libraries again from the npm registry, at their pinned
+# versions and sha256 (server/web/static/vendor/fetch.sh; ARGS=--check only compares).
+vendor:
+	server/web/static/vendor/fetch.sh $(ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -3,10 +3,11 @@
 ``/watch/CODE`` is one page (``server/web/static/watch.html``) whose script joins
 room CODE as a spectator over the same port's WebSocket; ``/watch/`` is the
 same page with a box to type a code, and ``/`` leads there. Its CSS and
-scripts are ``/watch/static/NAME``. The files ship inside the package and are
-read once. Every response carries an ETag and asks the browser to check it
-again (``no-cache``), so a new version of the page is seen at once and an
-unchanged one costs a 304.
+scripts are ``/watch/static/NAME``, the libraries they import
+``/watch/static/vendor/...`` (each with its LICENSE). The files ship inside the
+package and are read once. Every response carries an ETag and asks the browser
+to check it again (``no-cache``), so a new version of the page is seen at once
+and an unchanged one costs a 304.
 """
 
 from __future__ import annotations
@@ -32,8 +33,11 @@ _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
     ".svg": "image/svg+xml",
 }
+_LICENCE = "LICENSE"
+_PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _CODE = re.compile(f"[{ROOM_CODE_ALPHABET}]{{{ROOM_CODE_LENGTH}}}")
 _PAGE_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -52,16 +56,24 @@ class Asset:
 
 @cache
 def asset(name: str) -> Asset | None:
-    """The packaged file `name` of ``server/web/static``; None when there is no such file."""
-    suffix = name[name.rfind(".") :] if "." in name else ""
-    if "/" in name or name.startswith(".") or suffix not in _TYPES:
+    """The packaged file `name` (``a.js``, ``vendor/lib/b.mjs``) of ``server/web/static``;
+    None when there is no such file. No part of the path may start with a dot."""
+    parts = name.split("/")
+    if not all(_PART.fullmatch(part) for part in parts):
         return None
-    file = resources.files("server.web").joinpath("static", name)
+    suffix = name[name.rfind(".") :] if "." in parts[-1] else ""
+    if parts[-1] == _LICENCE and len(parts) > 1:
+        content_type = "text/plain; charset=utf-8"
+    elif suffix in _TYPES:
+        content_type = _TYPES[suffix]
+    else:
+        return None
+    file = resources.files("server.web").joinpath("static", *parts)
     if not file.is_file():
         return None
     body = file.read_bytes()
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    return Asset(body, _TYPES[suffix], etag)
+    return Asset(body, content_type, etag)
 
 
 def respond(path: str, if_none_match: str | None = None) -> Response:

@@ -2,8 +2,10 @@
 // seed_commit is the lower-case hex SHA-256 of the seed's bytes, and the seed
 // is revealed as hex (docs/protocol.md, "Checking the deal").
 // crypto.subtle exists only on secure pages (https, or localhost); a page
-// served over plain http on a LAN address computes the digest itself
-// (FIPS 180-4, section 6.2).
+// served over plain http on a LAN address computes the digest with
+// @noble/hashes (vendor/noble-hashes).
+
+import { sha256 } from "./vendor/noble-hashes/sha2.js";
 
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || !/^(?:[0-9a-f]{2})*$/.test(hex)) {
@@ -18,65 +20,9 @@ export function bytesToHex(bytes) {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-const ROUND = new Uint32Array(64);
-const START = new Uint32Array(8);
-
-// The round constants and the start values: the first 32 bits of the fractional
-// parts of the cube roots of the first 64 primes and the square roots of the first 8.
-(function fillConstants() {
-  const primes = [];
-  for (let n = 2; primes.length < 64; n += 1) {
-    if (primes.every((p) => n % p !== 0)) primes.push(n);
-  }
-  const fraction = (x) => ((x - Math.floor(x)) * 2 ** 32) >>> 0;
-  primes.forEach((p, i) => {
-    ROUND[i] = fraction(Math.cbrt(p));
-    if (i < 8) START[i] = fraction(Math.sqrt(p));
-  });
-})();
-
-function padded(bytes) {
-  const length = Math.ceil((bytes.length + 9) / 64) * 64;
-  const block = new Uint8Array(length);
-  block.set(bytes);
-  block[bytes.length] = 0x80;
-  const view = new DataView(block.buffer);
-  view.setUint32(length - 8, Math.floor(bytes.length / 0x20000000));
-  view.setUint32(length - 4, (bytes.length * 8) >>> 0);
-  return view;
-}
-
-const rotate = (x, n) => (x >>> n) | (x << (32 - n));
-
-function compress(hash, view, offset, words) {
-  for (let t = 0; t < 16; t += 1) words[t] = view.getUint32(offset + 4 * t);
-  for (let t = 16; t < 64; t += 1) {
-    const a = words[t - 15];
-    const b = words[t - 2];
-    const s0 = rotate(a, 7) ^ rotate(a, 18) ^ (a >>> 3);
-    const s1 = rotate(b, 17) ^ rotate(b, 19) ^ (b >>> 10);
-    words[t] = (words[t - 16] + s0 + words[t - 7] + s1) >>> 0;
-  }
-  let [a, b, c, d, e, f, g, h] = hash;
-  for (let t = 0; t < 64; t += 1) {
-    const t1 = h + (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) + ((e & f) ^ (~e & g)) + ROUND[t] + words[t];
-    const t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    [h, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
-  }
-  [a, b, c, d, e, f, g, h].forEach((value, i) => {
-    hash[i] = (hash[i] + value) >>> 0;
-  });
-}
-
 /** SHA-256 of `bytes` computed here, for pages where crypto.subtle is missing. */
 export function sha256Here(bytes) {
-  const view = padded(bytes);
-  const hash = new Uint32Array(START);
-  const words = new Uint32Array(64);
-  for (let offset = 0; offset < view.byteLength; offset += 64) compress(hash, view, offset, words);
-  const out = new DataView(new ArrayBuffer(32));
-  hash.forEach((value, i) => out.setUint32(4 * i, value));
-  return new Uint8Array(out.buffer);
+  return sha256(bytes);
 }
 
 /** SHA-256 of `bytes` as lower-case hex, by the browser's crypto when it offers it. */

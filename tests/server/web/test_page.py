@@ -7,6 +7,7 @@ sends it; the page's behaviour in a browser is in test_watch_page.py.
 from __future__ import annotations
 
 import asyncio
+import posixpath
 import re
 
 import pytest
@@ -37,8 +38,11 @@ def _page_files(html: str) -> set[str]:
     return set(re.findall(r'(?:href|src)="static/([^"]+)"', html))
 
 
-def _imports(script: str) -> set[str]:
-    return set(re.findall(r'from "\./([^"]+)"', script))
+def _imports(name: str, script: str) -> set[str]:
+    """The files module `name` imports, as paths under static/ like `name`."""
+    folder = posixpath.dirname(name)
+    found = re.findall(r'from "(\.\.?/[^"]+)"', script)
+    return {posixpath.normpath(posixpath.join(folder, path)) for path in found}
 
 
 async def test_the_page_is_served_for_a_room_code_and_for_the_code_box(
@@ -61,8 +65,8 @@ async def test_every_file_the_page_loads_is_served_with_its_type(race_server: Ra
     wanted = _page_files(page.decode())
     assert {"watch.js", "watch.css", "icon.svg"} <= wanted
     seen: set[str] = set()
-    types = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
-    types["svg"] = "image/svg+xml"
+    script = "text/javascript; charset=utf-8"
+    types = {"js": script, "mjs": script, "css": "text/css; charset=utf-8", "svg": "image/svg+xml"}
     while wanted - seen:
         name = sorted(wanted - seen)[0]
         seen.add(name)
@@ -70,8 +74,8 @@ async def test_every_file_the_page_loads_is_served_with_its_type(race_server: Ra
         assert status == 200, name
         assert headers["content-type"] == types[name.rsplit(".", 1)[1]], name
         assert headers["etag"].startswith('"') and headers["cache-control"] == "no-cache"
-        if name.endswith(".js"):
-            wanted |= _imports(body.decode())
+        if name.endswith((".js", ".mjs")):
+            wanted |= _imports(name, body.decode())
     assert {
         "msgpack.js",
         "board.js",
@@ -94,7 +98,7 @@ async def test_the_page_asks_for_every_module_at_once(race_server: RaceServer) -
         name = sorted(wanted - imported)[0]
         imported.add(name)
         _, _, body = await _get(race_server, f"/watch/static/{name}")
-        wanted |= _imports(body.decode())
+        wanted |= _imports(name, body.decode())
     assert preloaded == imported - {"watch.js"}
 
 
@@ -148,6 +152,11 @@ async def test_a_code_not_of_the_room_code_format_is_not_found(
         "/watch/static/",
         "/watch/ABC234/extra",
         "/static/watch.js",
+        "/watch/static/vendor/fetch.sh",
+        "/watch/static/vendor/msgpack/package.json",
+        "/watch/static/vendor//msgpack/Decoder.mjs",
+        "/watch/static/vendor/msgpack/../../web.py",
+        "/watch/static/LICENSE",
     ],
 )
 async def test_other_paths_are_not_found(race_server: RaceServer, path: str) -> None:
@@ -163,3 +172,12 @@ def test_the_page_files_ship_inside_the_package() -> None:
     assert asset("web.py") is None
     assert asset("../web.py") is None
     assert asset(".hidden.js") is None
+
+
+async def test_the_libraries_are_served_with_their_licences(race_server: RaceServer) -> None:
+    for folder in ("msgpack", "noble-hashes"):
+        status, headers, body = await _get(race_server, f"/watch/static/vendor/{folder}/LICENSE")
+        assert status == 200 and headers["content-type"] == "text/plain; charset=utf-8", folder
+        assert b"Permission" in body, folder
+    assert asset("vendor/msgpack/Decoder.mjs") is not None
+    assert asset("vendor/msgpack/utils/utf8.mjs") is not None

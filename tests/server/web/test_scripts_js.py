@@ -43,6 +43,19 @@ async def test_sha256_here_and_by_the_browser_agree_with_hashlib(tab: Tab) -> No
         assert here == browser_digest == hashlib.sha256(data).hexdigest(), len(data)
 
 
+async def test_a_page_without_crypto_subtle_checks_the_seed_itself(tab: Tab) -> None:
+    """As on a plain http page at a LAN address, where the browser offers no crypto.subtle."""
+    seed = b"deal:12"
+    script = """async ([seed]) => {
+      Object.defineProperty(globalThis.crypto, "subtle", { value: undefined });
+      const { checkSeed } = await import("./static/seed.js");
+      return [globalThis.crypto.subtle === undefined, await checkSeed(seed, "00")];
+    }"""
+    gone, checked = await tab.run(script, seed.hex())
+    assert gone is True
+    assert checked == {"ok": False, "digest": hashlib.sha256(seed).hexdigest()}
+
+
 async def test_a_seed_is_checked_against_its_commitment(tab: Tab) -> None:
     seed = b"deal:12"
     secret = bytes(range(32))
