@@ -9,14 +9,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from client_cli import statefile
-from client_cli._keyboard import typed_lines
-from client_cli._resume import pick_record
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
-from client_cli.bot import BotPlan, run_bot
-from client_cli.session import Entry, Session
-from client_cli.team import BotTeam
-from client_cli.tracker import Tracker
+from client_cli.bots.runner import BotPlan, run_bot
+from client_cli.bots.team import BotTeam
+from client_cli.line.keyboard import typed_lines
+from client_cli.room.tracker import Tracker
+from client_cli.session import saved_seats as statefile
+from client_cli.session.resume import pick_record
+from client_cli.session.session import Entry, Session
 from client_cli.tui import RaceApp, pick_glyphs
 from protocol import CreateRoom, JoinRoom, Role
 

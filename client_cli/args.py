@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from client_cli.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
+from client_cli.bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
 from engine import VARIANT_KEYS
 from protocol import Settings
 from protocol.limits import (

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from client_cli.room.visible import visible_moves
 from client_cli.tui.keys import drop, home_move, pick_pile, pick_top, pile_of_key, stock_move
 from client_cli.tui.screens import MovesScreen
 from client_cli.tui.widgets import short_texts
-from client_cli.visible import visible_moves
 from engine import VARIANT_KEYS
 from protocol import SetSettings, Settings
 from protocol.limits import MAX_PLAYERS

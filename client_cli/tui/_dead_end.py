@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from client_cli._dead_end import SCREEN_NOTICE, holds
+from client_cli.room.dead_end import SCREEN_NOTICE, holds
 
 if TYPE_CHECKING:
     from client_cli.tui.app import RaceApp

@@ -19,11 +19,11 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from client_cli.bot import DEFAULT_SPEED
-from client_cli.describe import describe_error, idle_news, rematch_news
-from client_cli.session import Entry
-from client_cli.statefile import SavedSession
-from client_cli.team import BotTeam
+from client_cli.bots.runner import DEFAULT_SPEED
+from client_cli.bots.team import BotTeam
+from client_cli.room.verify import check_race
+from client_cli.session.saved_seats import SavedSession
+from client_cli.session.session import Entry
 from client_cli.tui import _actions, _dead_end, hints
 from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.keys import Pick
@@ -39,7 +39,7 @@ from client_cli.tui.screens import (
     WaitScreen,
 )
 from client_cli.tui.texts import help_text
-from client_cli.verify import check_race
+from client_cli.words.describe import describe_error, idle_news, rematch_news
 from engine import Move
 from protocol import (
     BoardShown,

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from client_cli.solver_news import ask_hint, verdict_text
 from client_cli.tui.widgets import MoveLine
+from client_cli.words.solver_news import ask_hint, verdict_text
 from protocol import RoomSnapshot
 
 if TYPE_CHECKING:

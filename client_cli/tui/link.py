@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from client_cli.session import Session, Write
+from client_cli.session.session import Session, Write
 from protocol import ClientMessage, ServerMessage
 
 Changed = Callable[[ServerMessage, ClientMessage | None, list[str]], None]

@@ -14,7 +14,7 @@ from textual.containers import Horizontal
 from textual.events import Key
 from textual.widgets import Input, Static
 
-from client_cli.room import player_name
+from client_cli.room.changes import player_name
 from client_cli.tui._dead_end import keys_line
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs

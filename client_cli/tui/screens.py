@@ -16,7 +16,7 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from client_cli._watch_link import watch_link
+from client_cli.link.watch_link import watch_link
 from client_cli.tui.hints import verdict_lines
 from client_cli.tui.texts import (
     HELP,

@@ -9,8 +9,8 @@ import pytest
 
 from client_cli.__main__ import entry_request, run
 from client_cli.args import DEFAULT_SERVER, build_parser, parse_args
-from client_cli.session import Session
-from client_cli.statefile import SavedSession
+from client_cli.session.saved_seats import SavedSession
+from client_cli.session.session import Session
 from protocol import CreateRoom, JoinRoom, Resume, Settings
 
 

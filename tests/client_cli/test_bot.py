@@ -11,10 +11,10 @@ import pytest
 import engine
 from client_cli.__main__ import run
 from client_cli.args import parse_args
-from client_cli.bot import Bot, BotPlan, run_bot
-from client_cli.session import Entry, Session
-from client_cli.team import BotTeam
-from client_cli.tracker import Tracker
+from client_cli.bots.runner import Bot, BotPlan, run_bot
+from client_cli.bots.team import BotTeam
+from client_cli.room.tracker import Tracker
+from client_cli.session.session import Entry, Session
 from protocol import (
     BoardView,
     CreateRoom,

@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 import engine
-from client_cli.bot import Bot, BotPlan, run_bot
-from client_cli.session import Session
-from client_cli.strategy import careful_moves
-from client_cli.tracker import Tracker
+from client_cli.bots.runner import Bot, BotPlan, run_bot
+from client_cli.bots.strategy import careful_moves
+from client_cli.room.tracker import Tracker
+from client_cli.session.session import Session
 from protocol import BoardView, CreateRoom, Hint, JoinRoom, PlayerInfo, RoomSnapshot, Settings
 from server.app import RaceServer
 from server.clock import ManualClock

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from client_cli.commands import HELP, WORDS, CommandError, parse_command
+from client_cli.session.commands import HELP, WORDS, CommandError, parse_command
 from engine import Move
 
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from client_cli.connection import (
+from client_cli.link.connection import (
     MAX_BACKOFF_S,
     RECONNECT_FOR_S,
     ConnectFailed,

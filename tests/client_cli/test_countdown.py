@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client_cli._countdown import count_down
+from client_cli.session.countdown import count_down
 
 
 async def test_each_second_before_the_start_is_written_on_time() -> None:

@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from client_cli._dead_end import PLAIN_NOTICE, holds, take
-from client_cli.tracker import Tracker
+from client_cli.room.dead_end import PLAIN_NOTICE, holds, take
+from client_cli.room.tracker import Tracker
 from protocol import CreateRoom, DeadEnd, Settings
 from server.clock import ManualClock
 from tests.client_cli._driver import Terminal, ready_and_go

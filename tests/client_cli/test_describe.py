@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from client_cli.describe import describe, describe_error
+from client_cli.words.describe import describe, describe_error
 from protocol import (
     BoardShown,
     Countdown,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from client_cli._digest import Digest
-from client_cli.tracker import Tracker
+from client_cli.room.tracker import Tracker
+from client_cli.session.digest import Digest
 from protocol import EventFrame, PlayerFinished, ProgressMade, RoomEvent
 from tests.client_cli._samples import room
 

@@ -14,7 +14,7 @@ from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from client_cli._keyboard import make_prompt, prompted_lines
+from client_cli.line.keyboard import make_prompt, prompted_lines
 
 UP, LEFT, CTRL_L, BACKSPACE, TAB = "\x1b[A", "\x1b[D", "\x0c", "\x7f", "\t"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client_cli._outage import Outage
+from client_cli.link.outage import Outage
 from protocol import ClientMessage, MakeMove, Ready, Resume
 
 

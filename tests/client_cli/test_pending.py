@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client_cli._pending import Pending
+from client_cli.link.pending import Pending
 from protocol import Error, ErrorCode, MakeMove, Ok, Ready, Resume, Sync
 
 

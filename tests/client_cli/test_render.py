@@ -7,7 +7,7 @@ from typing import get_args
 import pytest
 
 import engine
-from client_cli.render import (
+from client_cli.words.render import (
     PLACED_BY,
     counted,
     format_clock,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from client_cli._resume import KEPT_AFTER_RACE_S, LONGEST_RACE_S, describe, pick_record
-from client_cli.statefile import SavedSession, record_path, save
+from client_cli.session.resume import KEPT_AFTER_RACE_S, LONGEST_RACE_S, describe, pick_record
+from client_cli.session.saved_seats import SavedSession, record_path, save
 
 NOW = 1_800_000_000.0
 ADA = SavedSession(

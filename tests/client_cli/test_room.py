@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client_cli.room import apply_event, player_name
+from client_cli.room.changes import apply_event, player_name
 from protocol import (
     BoardShown,
     Countdown,

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from client_cli import statefile
-from client_cli._resume import pick_record
-from client_cli.session import Session
+from client_cli.session import saved_seats as statefile
+from client_cli.session.resume import pick_record
+from client_cli.session.session import Session
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server import reclaim, room_update
 from server import room as rooms

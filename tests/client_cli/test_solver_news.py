@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from client_cli.solver_news import NO_LINE, hint_text, verdict_text
+from client_cli.words.solver_news import NO_LINE, hint_text, verdict_text
 from protocol import CreateRoom, DealVerdict, Hint, Settings
 from server.clock import ManualClock
 from server.solver_jobs import winning_line

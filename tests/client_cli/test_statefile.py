@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from client_cli.statefile import (
+from client_cli.session.saved_seats import (
     SavedSession,
     forget,
     load,

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from client_cli.statefile import SavedSession
-from client_cli.team import BotTeam
+from client_cli.bots.team import BotTeam
+from client_cli.session.saved_seats import SavedSession
 from protocol import CreateRoom, Settings
 from tests.client_cli._driver import Terminal
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 
-from client_cli.render import render
-from client_cli.tracker import Tracker
-from client_cli.visible import visible_moves
+from client_cli.room.tracker import Tracker
+from client_cli.room.visible import visible_moves
+from client_cli.words.render import render
 from protocol import (
     BoardShown,
     EventFrame,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import engine
-from client_cli.verify import check_race, seed_matches
+from client_cli.room.verify import check_race, seed_matches
 from tests.client_cli._samples import board, log, race_over, result
 
 SEED = b"deal:4"

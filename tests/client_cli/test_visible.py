@@ -7,7 +7,7 @@ import random
 import pytest
 
 import engine
-from client_cli.visible import visible_moves
+from client_cli.room.visible import visible_moves
 from protocol import BoardView
 
 

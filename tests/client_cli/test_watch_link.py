@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from client_cli._watch_link import watch_link
+from client_cli.link.watch_link import watch_link
 from protocol import CreateRoom, Settings
 from tests.client_cli._driver import Terminal
 

@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 
 import engine
-from client_cli import statefile
+from client_cli.session import saved_seats as statefile
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
 from engine import VARIANT_KEYS

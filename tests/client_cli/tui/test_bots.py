@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from client_cli import statefile
+from client_cli.session import saved_seats as statefile
 from client_cli.tui import UNICODE, RaceApp
 from protocol import CreateRoom, PlayerInfo, RoomSnapshot
 from server.clock import ManualClock

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from client_cli.room.visible import visible_moves
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.keys import PILE_KEYS, Pick
 from client_cli.tui.race import top_line
 from client_cli.tui.widgets import MoveLine
-from client_cli.visible import visible_moves
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock

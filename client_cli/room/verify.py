@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
-from client_cli.render import counted
+from client_cli.words.render import counted
 from engine import EngineError, GameState, Outcome, outcome, progress, replay, view
 from protocol import BoardView, PlayerResult, RaceOver
 

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from client_cli import statefile
-from client_cli.room import player_name
-from client_cli.tracker import Tracker
+from client_cli.room.changes import player_name
+from client_cli.room.tracker import Tracker
+from client_cli.session import saved_seats as statefile
 
 
 @dataclass(frozen=True, slots=True)

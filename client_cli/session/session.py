@@ -26,19 +26,19 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
-from client_cli._countdown import count_down
-from client_cli._digest import Digest
-from client_cli._outage import Outage
-from client_cli._pending import Pending
-from client_cli._records import Records
-from client_cli._requests import FINAL_CLOSES, NOTED_CLOSES, server_error, what, word_request
-from client_cli._watch_link import watch_link
-from client_cli.commands import HELP, WORDS, CommandError, parse_command
-from client_cli.connection import ConnectFailed, Connection
-from client_cli.describe import describe_error, sentence
-from client_cli.solver_news import ask_hint
-from client_cli.statefile import SavedSession
-from client_cli.tracker import Tracker
+from client_cli.link.connection import ConnectFailed, Connection
+from client_cli.link.outage import Outage
+from client_cli.link.pending import Pending
+from client_cli.link.requests import FINAL_CLOSES, NOTED_CLOSES, server_error, what, word_request
+from client_cli.link.watch_link import watch_link
+from client_cli.room.tracker import Tracker
+from client_cli.session.commands import HELP, WORDS, CommandError, parse_command
+from client_cli.session.countdown import count_down
+from client_cli.session.digest import Digest
+from client_cli.session.saved_seats import SavedSession
+from client_cli.session.seat_keeper import Records
+from client_cli.words.describe import describe_error, sentence
+from client_cli.words.solver_news import ask_hint
 from engine import Move
 from protocol import (
     ClientMessage,

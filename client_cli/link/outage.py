@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from client_cli._requests import what
-from client_cli.connection import RECONNECT_FOR_S, Connection, reconnect
+from client_cli.link.connection import RECONNECT_FOR_S, Connection, reconnect
+from client_cli.link.requests import what
 from protocol import ClientMessage, Resume
 
 STILL_DOWN_EVERY_S = 15.0

@@ -35,8 +35,8 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from client_cli._careful import board_key, careful_class, may_rearrange
-from client_cli._fans import fan_classes, is_fan_game
+from client_cli.bots.careful import board_key, careful_class, may_rearrange
+from client_cli.bots.fans import fan_classes, is_fan_game
 from engine import GameState, Move, apply, find_variant, game_from_view, legal_moves
 from protocol import BoardView
 

@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from client_cli import statefile
-from client_cli.render import counted
-from client_cli.statefile import SavedSession
+from client_cli.session import saved_seats as statefile
+from client_cli.session.saved_seats import SavedSession
+from client_cli.words.render import counted
 from engine import UnknownVariant, find_variant
 
 Ask = Callable[[str], str]

@@ -23,11 +23,11 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
-from client_cli.render import render_ranking
-from client_cli.session import Entry, Session, Write
-from client_cli.strategy import DEFAULT_STRATEGY, BotStrategy, Tried, board_strategy, choose
-from client_cli.tracker import Tracker
-from client_cli.verify import check_race
+from client_cli.bots.strategy import DEFAULT_STRATEGY, BotStrategy, Tried, board_strategy, choose
+from client_cli.room.tracker import Tracker
+from client_cli.room.verify import check_race
+from client_cli.session.session import Entry, Session, Write
+from client_cli.words.render import render_ranking
 from engine import Move, find_variant
 from protocol import BoardView, Error, ErrorCode, Hint, RoomSnapshot, ServerMessage
 

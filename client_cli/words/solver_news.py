@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from protocol import AskHint, DealVerdict, Hint
 
 if TYPE_CHECKING:
-    from client_cli.session import Session
+    from client_cli.session.session import Session
 
 NO_LINE = "No winning line found within the budget."
 

@@ -8,12 +8,12 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
-from client_cli._records import Team
-from client_cli.bot import BotPlan, run_bot
-from client_cli.session import Entry, Session, Write
-from client_cli.statefile import SavedSession
-from client_cli.strategy import DEFAULT_STRATEGY
-from client_cli.tracker import Tracker
+from client_cli.bots.runner import BotPlan, run_bot
+from client_cli.bots.strategy import DEFAULT_STRATEGY
+from client_cli.room.tracker import Tracker
+from client_cli.session.saved_seats import SavedSession
+from client_cli.session.seat_keeper import Team
+from client_cli.session.session import Entry, Session, Write
 from protocol import JoinRoom, Resume
 
 _T = TypeVar("_T")

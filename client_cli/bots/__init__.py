@@ -1,0 +1,1 @@
+"""Bots: the bot runner, its move strategies, and the team of bots a host seats."""

@@ -1,0 +1,1 @@
+"""Line mode: typed lines in, room news and boards printed out."""

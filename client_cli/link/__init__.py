@@ -1,0 +1,1 @@
+"""The socket and reconnect: one connection, requests in flight, outages, close codes."""

@@ -1,0 +1,1 @@
+"""The session shared by every front end: one stay in a room, commands, saved seats, resume."""

@@ -1,0 +1,1 @@
+"""The words shown to a player: boards, rooms, news of room events, refusals, solver news."""
