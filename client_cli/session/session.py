@@ -38,14 +38,16 @@ from client_cli.session.digest import Digest
 from client_cli.session.saved_seats import SavedSession
 from client_cli.session.seat_keeper import Records
 from client_cli.words.describe import describe_error, sentence
-from client_cli.words.solver_news import ask_hint
+from client_cli.words.solver_news import hint_text
 from engine import Move
 from protocol import (
+    AskHint,
     ClientMessage,
     CreateRoom,
     Error,
     ErrorCode,
     GoingAway,
+    Hint,
     Joined,
     JoinRoom,
     MakeMove,
@@ -143,7 +145,7 @@ class Session:
         elif word == "sync":
             await self.sync()
         elif word == "hint":
-            await ask_hint(self)
+            await self.ask_hint()
         elif word:
             await self.call(word_request(word, self.pending.next_id()))
         return True
@@ -172,6 +174,25 @@ class Session:
         reply = await self.call(request)
         if isinstance(reply, Error) and reply.code == ErrorCode.MOVE_STALE_VERSION:
             await self.sync()
+
+    async def ask_hint(self) -> Hint | None:
+        """Ask for a hint and show it; the reply, or ``None`` when refused or not racing.
+
+        A refusal (not a practice room, race over, server busy) is shown with the reply.
+        """
+        tracker = self.tracker
+        board = tracker.board
+        if tracker.seat is None or board is None or board.outcome != "playing":
+            self.write("Hints are for players in a race.")
+            return None
+        if self.reconnecting:
+            self.write("Not connected: ask for the hint again once the connection is back.")
+            return None
+        reply = await self.call(AskHint(id=self.pending.next_id()))
+        if not isinstance(reply, Hint):
+            return None
+        self.write(hint_text(reply, tracker.version))
+        return reply
 
     async def sync(self) -> None:
         if self.reconnecting:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from client_cli.tui.widgets import MoveLine
-from client_cli.words.solver_news import ask_hint, verdict_text
+from client_cli.words.solver_news import verdict_text
 from protocol import RoomSnapshot
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ HINT_KEY = "H"
 
 async def show_hint(app: RaceApp) -> None:
     """Ask for a hint; a winning move is also put on the move line, ready to send."""
-    hint = await ask_hint(app.session)
+    hint = await app.session.ask_hint()
     if hint is None or hint.move is None or hint.version != app.session.tracker.version:
         return
     lines = app.screen.query(MoveLine)

@@ -3,39 +3,15 @@
 A hint is asked for with ``hint`` (line mode) or a key (full screen), in
 practice rooms only; the server answers with the next move of a winning line
 from the player's position, or says it found none within its budget. The
-verdict on a raced deal arrives after the results (``deal_analysed``).
+verdict on a raced deal arrives after the results (``deal_analysed``). Only words here: the
+session asks (`Session.ask_hint`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from protocol import AskHint, DealVerdict, Hint
-
-if TYPE_CHECKING:
-    from client_cli.session.session import Session
+from protocol import DealVerdict, Hint
 
 NO_LINE = "No winning line found within the budget."
-
-
-async def ask_hint(session: Session) -> Hint | None:
-    """Ask for a hint and show it; the reply, or ``None`` when refused or not racing.
-
-    A refusal (not a practice room, race over, server busy) is shown by the session.
-    """
-    tracker = session.tracker
-    board = tracker.board
-    if tracker.seat is None or board is None or board.outcome != "playing":
-        session.write("Hints are for players in a race.")
-        return None
-    if session.reconnecting:
-        session.write("Not connected: ask for the hint again once the connection is back.")
-        return None
-    reply = await session.call(AskHint(id=session.pending.next_id()))
-    if not isinstance(reply, Hint):
-        return None
-    session.write(hint_text(reply, tracker.version))
-    return reply
 
 
 def hint_text(hint: Hint, version: int | None) -> str:
