@@ -38,13 +38,6 @@ def apply_event(room: RoomSnapshot, event: RoomEvent) -> RoomSnapshot:
     return room if change is None else change(room, event)
 
 
-def player_name(room: RoomSnapshot, seat: int) -> str:
-    for player in room.players:
-        if player.seat == seat:
-            return player.name
-    return f"seat {seat + 1}"
-
-
 def _update(room: RoomSnapshot, seat: int, **fields: Any) -> RoomSnapshot:
     players = tuple(p.model_copy(update=fields) if p.seat == seat else p for p in room.players)
     return room.model_copy(update={"players": players})

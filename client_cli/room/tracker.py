@@ -17,11 +17,11 @@ so a client that comes after the race shows them as if it had seen it end.
 from __future__ import annotations
 
 from client_cli.room import dead_end
-from client_cli.room.changes import apply_event, player_name
+from client_cli.room.changes import apply_event
 from client_cli.room.verify import check_race
 from client_cli.room.visible import visible_moves
 from client_cli.words.describe import describe, standing_idle
-from client_cli.words.render import format_clock, render, render_ranking, render_room
+from client_cli.words.render import format_clock, player_name, render, render_ranking, render_room
 from engine import find_variant
 from protocol import (
     BoardShown,

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from client_cli.room.changes import player_name
 from client_cli.room.tracker import Tracker
 from client_cli.session import saved_seats as statefile
+from client_cli.words.render import player_name
 
 
 @dataclass(frozen=True, slots=True)

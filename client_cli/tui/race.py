@@ -14,7 +14,6 @@ from textual.containers import Horizontal
 from textual.events import Key
 from textual.widgets import Input, Static
 
-from client_cli.room.changes import player_name
 from client_cli.tui._dead_end import keys_line
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
@@ -23,6 +22,7 @@ from client_cli.tui.panel import STATES, big_number, panel_lines
 from client_cli.tui.screens import HelpScreen, View, key_name
 from client_cli.tui.texts import WATCH_HELP
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
+from client_cli.words.render import player_name
 from engine import find_variant
 from protocol import BoardView, RoomSnapshot
 

@@ -9,8 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from client_cli.room.changes import player_name
-from client_cli.words.render import FINISH_VERBS, deal_name, format_clock, format_duration
+from client_cli.words.render import (
+    FINISH_VERBS,
+    deal_name,
+    format_clock,
+    format_duration,
+    player_name,
+)
 from client_cli.words.solver_news import verdict_text
 from engine import find_variant
 from protocol import (

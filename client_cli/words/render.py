@@ -123,6 +123,14 @@ def host_end_text(end: HostEnd, host: str) -> str:
     )
 
 
+def player_name(room: RoomSnapshot, seat: int) -> str:
+    """The name of the player in ``seat``, or the seat itself once they have left."""
+    for player in room.players:
+        if player.seat == seat:
+            return player.name
+    return f"seat {seat + 1}"
+
+
 def seat_name(ranking: Iterable[PlayerResult | SummaryLine], seat: int) -> str:
     """The name of the player in `seat`, from a race's ranking."""
     return next((line.name for line in ranking if line.seat == seat), f"seat {seat + 1}")

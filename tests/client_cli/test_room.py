@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from client_cli.room.changes import apply_event, player_name
+from client_cli.room.changes import apply_event
+from client_cli.words.render import player_name
 from protocol import (
     BoardShown,
     Countdown,
