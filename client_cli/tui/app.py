@@ -11,7 +11,7 @@ previous one produced. A clock tick redraws the race clock and countdown.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import ClassVar
 
@@ -26,7 +26,6 @@ from client_cli.session.saved_seats import SavedSession
 from client_cli.session.session import Entry
 from client_cli.tui import _actions, _dead_end, hints
 from client_cli.tui.glyphs import Glyphs
-from client_cli.tui.keys import Pick
 from client_cli.tui.link import ScreenSession
 from client_cli.tui.panel import URGENT_S, WARN_S, time_left_ms, warning_due
 from client_cli.tui.race import RaceScreen, WatchScreen
@@ -38,6 +37,7 @@ from client_cli.tui.screens import (
     View,
     WaitScreen,
 )
+from client_cli.tui.state import Job, ScreenState
 from client_cli.tui.texts import help_text
 from client_cli.words.describe import describe_error, idle_news, rematch_news
 from engine import Move
@@ -64,7 +64,6 @@ from protocol import (
 
 REFUSAL_STYLE = "bold red"
 """The message line's style for a refusal or an error."""
-Job = Callable[[], Awaitable[object]]
 TICK_S = 0.2
 NOTES_KEPT = 20
 READY_HINT = "Press space when you are ready."
@@ -111,10 +110,7 @@ class RaceApp(App[int]):
         self.session = ScreenSession(server, self.note, self.changed, records)
         self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
         self.entry, self.glyphs = entry, glyphs
-        self.held: Pick | None = None
-        self.hinted: str | None = None
-        """The move a hint put on the move line, until the board moves on."""
-        self.message = Text("")
+        self.state = ScreenState()
         self.over: RaceOver | None = None
         self.checks: list[str] = []
         self.notes: list[str] = []
@@ -190,8 +186,8 @@ class RaceApp(App[int]):
         (the session's notes come here too)."""
         line = Text(text) if isinstance(text, str) else text
         self.notes = [*self.notes[-NOTES_KEPT:], line.plain]
-        self.message = line.split()[0] if line.plain else Text("")
-        self.message.style = REFUSAL_STYLE if error else ""
+        self.state.message = line.split()[0] if line.plain else Text("")
+        self.state.message.style = REFUSAL_STYLE if error else ""
         self.redraw()
 
     def changed(
@@ -200,9 +196,9 @@ class RaceApp(App[int]):
         if isinstance(message, Error):
             self.note(_refusal(message, request, self.glyphs), error=True)
         elif isinstance(message, MoveOk):
-            self.held = None
-            if self.message.style == REFUSAL_STYLE:
-                self.message = Text("")  # a refusal is old news once a move is taken
+            self.state.held = None
+            if self.state.message.style == REFUSAL_STYLE:
+                self.state.message = Text("")  # a refusal is old news once a move is taken
             _dead_end.moved_on(self)
             hints.moved_on(self)
         elif isinstance(message, EventFrame):
@@ -242,7 +238,7 @@ class RaceApp(App[int]):
     def _results(self, over: RaceOver) -> None:
         tracker = self.session.tracker
         assert tracker.room is not None
-        self.over, self.held = over, None
+        self.over, self.state.held = over, None
         deal = tracker.room.settings.deal_number
         self.checks = check_race(over, tracker.room.variant, deal, tracker.seat, tracker.board)
 
@@ -319,7 +315,7 @@ class RaceApp(App[int]):
             self.do(lambda: self.session.execute(line))
 
     def send_move(self, move: Move) -> None:
-        self.held = None
+        self.state.held = None
         self.do(lambda: self.session.move(move))
 
     def confirm_resign(self) -> None:

@@ -100,12 +100,12 @@ class RaceScreen(View):
             )
         else:
             self.query_one("#board", Pane).show(
-                lambda w, h: board_lines(board, app.glyphs, w, h, app.held)
+                lambda w, h: board_lines(board, app.glyphs, w, h, app.state.held)
             )
         self.query_one("#panel", Pane).show(
             lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
         )
-        self.query_one("#message", Static).update(app.message)
+        self.query_one("#message", Static).update(app.state.message)
         game = key_line(room.variant, room.settings.practice)
         self.query_one("#keys", Static).update(
             over_keys(room, tracker.seat) or keys_line(app) or game
@@ -169,7 +169,7 @@ class WatchScreen(View):
         self.query_one("#panel", Pane).show(
             lambda w, h: panel_lines(room, None, now, app.glyphs, w)
         )
-        self.query_one("#message", Static).update(app.message)
+        self.query_one("#message", Static).update(app.state.message)
 
     def _boards(self, width: int, height: int) -> list[Text]:
         tracker, glyphs = self.race.session.tracker, self.race.glyphs

@@ -166,7 +166,7 @@ async def test_an_idle_warning_rings_and_is_told_again_to_a_seat_resumed_under_i
             clock.advance((IDLE_S - IDLE_WARNING_S) * 1000)
             text = await wait_for_text(pilot, "You have been idle too long")
             assert re.search(r"Ada \(you\) +idle \d:\d\d", text), text
-            assert ada.message.style == "bold red"
+            assert ada.state.message.style == "bold red"
             await leave(pilot, ada)
         again = resumed(server_url, ada, tmp_path)
         async with again.run_test(size=(80, 24)) as pilot:
