@@ -14,8 +14,8 @@ from client_cli.bots.runner import BotPlan, run_bot
 from client_cli.bots.team import BotTeam
 from client_cli.line.keyboard import typed_lines
 from client_cli.room.tracker import Tracker
-from client_cli.session import saved_seats as statefile
-from client_cli.session.resume import pick_record
+from client_cli.session import saved_seats
+from client_cli.session.resume import pick_seat
 from client_cli.session.session import Entry, Session
 from client_cli.tui import RaceApp, pick_glyphs
 from protocol import CreateRoom, JoinRoom, Role
@@ -24,12 +24,12 @@ from protocol import CreateRoom, JoinRoom, Role
 def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     try:
-        return asyncio.run(run(options, statefile.state_dir()))
+        return asyncio.run(run(options, saved_seats.state_dir()))
     except KeyboardInterrupt:
         return 130
 
 
-async def run(options: Options, records: Path) -> int:
+async def run(options: Options, seats_dir: Path) -> int:
     """Play, watch or run a bot from this terminal; the exit status."""
     server = options.server or DEFAULT_SERVER
     if options.action == "bot":
@@ -37,20 +37,20 @@ async def run(options: Options, records: Path) -> int:
         return await run_bot(server, entry, bot_plan(options), show, _show_code(options))
     saved = None
     if options.action == "resume":
-        saved = pick_record(records, options.code, options.server, show, _asker())
+        saved = pick_seat(seats_dir, options.code, options.server, show, _asker())
         if saved is None:
             return 1
         server = options.server or saved.server
     if not options.plain and sys.stdin.isatty() and sys.stdout.isatty():
-        return await run_screen(server, options, saved, records)
-    return await run_plain(server, options, saved, records)
+        return await run_screen(server, options, saved, seats_dir)
+    return await run_plain(server, options, saved, seats_dir)
 
 
 async def run_plain(
-    server: str, options: Options, saved: statefile.SavedSession | None, records: Path
+    server: str, options: Options, saved: saved_seats.SavedSeat | None, seats_dir: Path
 ) -> int:
     """Line mode: typed lines in (edited at a terminal), news and boards printed."""
-    session = Session(server, show, records)
+    session = Session(server, show, seats_dir)
     entry = entry_request(options)
     team = BotTeam(session, options.bots, options.bot_speed, show)
     if saved is not None:
@@ -62,7 +62,7 @@ async def run_plain(
 
 
 async def run_screen(
-    server: str, options: Options, saved: statefile.SavedSession | None, records: Path
+    server: str, options: Options, saved: saved_seats.SavedSeat | None, seats_dir: Path
 ) -> int:
     """The full-screen client; what it noted last is printed once the screen is gone."""
     glyphs = pick_glyphs(sys.stdout.encoding, options.ascii)
@@ -70,7 +70,7 @@ async def run_screen(
         server,
         entry_request(options),
         glyphs,
-        records,
+        seats_dir,
         bots=options.bots,
         bot_speed=options.bot_speed,
     )

@@ -11,7 +11,7 @@ from typing import TypeVar
 from client_cli.bots.runner import BotPlan, run_bot
 from client_cli.bots.strategy import DEFAULT_STRATEGY
 from client_cli.room.tracker import Tracker
-from client_cli.session.saved_seats import SavedSession
+from client_cli.session.saved_seats import SavedSeat
 from client_cli.session.seat_keeper import Team
 from client_cli.session.session import Entry, Session, Write
 from protocol import JoinRoom, Resume
@@ -27,7 +27,7 @@ class BotTeam:
     saying ready first. Used as an async context manager: the bots stop when
     the host's session ends.
 
-    The bots' tokens go into the host's resume record, so a host who resumes
+    The bots' tokens go into the host's saved seat, so a host who resumes
     a saved seat brings its bots back (`bring_back`): once the host is back
     in the room (and so keeps the host role), each bot resumes its seat and
     plays on; a bot whose seat is gone takes a new one if the room is in its
@@ -53,15 +53,15 @@ class BotTeam:
         self.returning = False
         """The bots resume seats saved with the host's, instead of taking new ones."""
         self.task: asyncio.Task[None] | None = None
-        host.records.bots = self.team
+        host.seat_keeper.bots = self.team
 
-    def bring_back(self, saved: SavedSession) -> None:
+    def bring_back(self, saved: SavedSeat) -> None:
         """Resume the bots saved with the host's seat instead of seating new ones."""
         self.count, self.speed, self.returning = len(saved.bots), saved.bot_speed, True
         self.tokens = dict(enumerate(saved.bots, 1))
 
     def team(self) -> Team:
-        """The bots' tokens, Bot 1 first, and speed: for the host's resume record."""
+        """The bots' tokens, Bot 1 first, and speed: for the host's saved seat."""
         return Team(tuple(self.tokens[number] for number in sorted(self.tokens)), self.speed)
 
     async def __aenter__(self) -> BotTeam:

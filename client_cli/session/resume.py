@@ -1,8 +1,8 @@
 """Which saved seat ``solrace resume`` takes: the only one, the room named, or the one asked for.
 
-Records that can no longer be resumed are dropped first: those that cannot be
-read, and those whose race has been over for longer than a server keeps its
-room. A record says when its race's time runs out; one from an older client
+Saved seats that can no longer be resumed are dropped first: those that cannot
+be read, and those whose race has been over for longer than a server keeps its
+room. A saved seat says when its race's time runs out; one from an older client
 does not, but its race was over at most `LONGEST_RACE_S` after it was saved.
 """
 
@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from client_cli.session import saved_seats as statefile
-from client_cli.session.saved_seats import SavedSession
+from client_cli.session import saved_seats
+from client_cli.session.saved_seats import SavedSeat
 from client_cli.words.render import counted
 from engine import UnknownVariant, find_variant
 
@@ -22,7 +22,7 @@ Ask = Callable[[str], str]
 Write = Callable[[str], None]
 
 KEPT_AFTER_RACE_S = 24 * 3600
-"""How long after its race a record is kept. A server keeps a finished room an
+"""How long after its race a saved seat is kept. A server keeps a finished room an
 hour, unless its host sets a longer ``--room-ttl``; a day leaves room for that."""
 LONGEST_RACE_S = 3600 + 30
 """The longest time limit and countdown a room can have."""
@@ -30,7 +30,7 @@ PLACE_INDENT = "     "
 """Indents a choice's second line under its number."""
 
 
-def pick_record(
+def pick_seat(
     directory: Path,
     code: str,
     server: str | None,
@@ -38,11 +38,11 @@ def pick_record(
     ask: Ask | None,
     *,
     now: float | None = None,
-) -> SavedSession | None:
-    """The record to resume, or ``None`` after saying why there is none.
+) -> SavedSeat | None:
+    """The saved seat to resume, or ``None`` after saying why there is none.
 
     ``code`` and ``server`` narrow the choice when given; when several
-    records are left, ``ask`` (``None`` when nobody can answer) picks one.
+    saved seats are left, ``ask`` (``None`` when nobody can answer) picks one.
     ``now``: the time, in seconds since the epoch (default: this machine's clock).
     """
     now = time.time() if now is None else now
@@ -60,11 +60,11 @@ def pick_record(
     return _choose(found, write, ask, now)
 
 
-def prune(directory: Path, now: float) -> list[SavedSession]:
-    """The records worth resuming; the others are removed."""
-    kept: list[SavedSession] = []
-    for path in statefile.paths(directory):
-        saved = statefile.load(path)
+def prune(directory: Path, now: float) -> list[SavedSeat]:
+    """The saved seats worth resuming; the others are removed."""
+    kept: list[SavedSeat] = []
+    for path in saved_seats.paths(directory):
+        saved = saved_seats.load(path)
         if saved is None or now > race_end(saved) + KEPT_AFTER_RACE_S:
             path.unlink(missing_ok=True)
         else:
@@ -72,12 +72,12 @@ def prune(directory: Path, now: float) -> list[SavedSession]:
     return kept
 
 
-def race_end(saved: SavedSession) -> float:
-    """When the record's race is over at the latest."""
+def race_end(saved: SavedSeat) -> float:
+    """When the saved seat's race is over at the latest."""
     return saved.ends_at if saved.ends_at is not None else saved.saved_at + LONGEST_RACE_S
 
 
-def describe(saved: SavedSession, now: float) -> str:
+def describe(saved: SavedSeat, now: float) -> str:
     """What tells one saved seat from another: the game, whose seat and the bots;
     then, on a line of its own, when it was saved, the time left, the room and server."""
     game = _game_name(saved.variant) or "a race"
@@ -112,9 +112,7 @@ def _ago(seconds: float) -> str:
     return f"{counted(int(seconds // 60), 'minute')} ago"
 
 
-def _choose(
-    found: list[SavedSession], write: Write, ask: Ask | None, now: float
-) -> SavedSession | None:
+def _choose(found: list[SavedSeat], write: Write, ask: Ask | None, now: float) -> SavedSeat | None:
     found = sorted(found, key=lambda saved: -saved.saved_at)
     write(f"{len(found)} saved seats, the latest first:")
     for number, saved in enumerate(found, 1):

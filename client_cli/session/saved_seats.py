@@ -1,14 +1,14 @@
-"""Resume records: what lets ``solrace resume`` get back into a room.
+"""Saved seats on disk: what lets ``solrace resume`` get back into a room.
 
-There is one record per (server, room, seat), each in its own file, so two
-clients on one machine never overwrite each other's seat. A record holds the
-room's resume token, the only key to the seat, so it is readable by its
-owner alone and replaced atomically so a crash never leaves half a file. A
-record is removed when its race ends or its seat is left.
+A saved seat is one (server, room, seat), each in its own file, so two
+clients on one machine never overwrite each other's seat. It holds the
+room's resume token, the only key to the seat, so its file is readable by
+its owner alone and replaced atomically so a crash never leaves half a file.
+A saved seat is forgotten when its race ends or its seat is left.
 
 A host's bots run inside the host's client, so their tokens are kept in the
-host's record, to bring them back with it. Every field after ``seat`` has a
-default, so a record written by an older client still reads.
+host's saved seat, to bring them back with it. Every field after ``seat``
+has a default, so a file written by an older client still reads.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ SUFFIX = ".json"
 
 
 @dataclass(frozen=True, slots=True)
-class SavedSession:
+class SavedSeat:
     server: str
     code: str
     token: str
@@ -41,7 +41,7 @@ class SavedSession:
     bot_speed: float = 1.0
     """The bots' moves a second."""
     saved_at: float = 0.0
-    """When the record was written (seconds since the epoch, this machine's clock)."""
+    """When the seat was saved (seconds since the epoch, this machine's clock)."""
     ends_at: float | None = None
     """When the race's time runs out, by this machine's clock; ``None``: unknown."""
 
@@ -52,20 +52,20 @@ def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     return Path(base) / "solrace" / "rooms"
 
 
-def record_path(directory: Path, server: str, code: str, seat: int | None) -> Path:
+def seat_path(directory: Path, server: str, code: str, seat: int | None) -> Path:
     """The file of one (server, room, seat); the server is named by a digest."""
     host = hashlib.sha256(server.encode()).hexdigest()[:12]
     place = "watch" if seat is None else f"seat{seat + 1}"
     return directory / f"{code}-{place}-{host}{SUFFIX}"
 
 
-def load(path: Path) -> SavedSession | None:
-    """The record in ``path``, or ``None`` when there is none or it cannot be read.
+def load(path: Path) -> SavedSeat | None:
+    """The seat saved in ``path``, or ``None`` when there is none or it cannot be read.
 
-    A record without its time of saving (from an older client) takes its file's."""
+    A saved seat without its time of saving (from an older client) takes its file's."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return SavedSession(
+        return SavedSeat(
             server=str(data["server"]),
             code=str(data["code"]),
             token=str(data["token"]),
@@ -83,33 +83,33 @@ def load(path: Path) -> SavedSession | None:
         return None
 
 
-def load_all(directory: Path) -> list[SavedSession]:
-    """Every readable record, by room code, seat, then server."""
+def load_all(directory: Path) -> list[SavedSeat]:
+    """Every readable saved seat, by room code, seat, then server."""
     found = [saved for path in paths(directory) if (saved := load(path)) is not None]
     return sorted(found, key=_order)
 
 
 def paths(directory: Path) -> list[Path]:
-    """The record files in ``directory``, readable or not."""
+    """The saved seats' files in ``directory``, readable or not."""
     try:
         return sorted(directory.glob("*" + SUFFIX))
     except OSError:
         return []
 
 
-def _order(saved: SavedSession) -> tuple[str, int, str]:
+def _order(saved: SavedSeat) -> tuple[str, int, str]:
     return saved.code, -1 if saved.seat is None else saved.seat, saved.server
 
 
-def save(directory: Path, session: SavedSession) -> None:
-    path = record_path(directory, session.server, session.code, session.seat)
+def save(directory: Path, seat: SavedSeat) -> None:
+    path = seat_path(directory, seat.server, seat.code, seat.seat)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as file:
-        json.dump(asdict(session), file)
+        json.dump(asdict(seat), file)
     temporary.replace(path)
 
 
 def forget(directory: Path, server: str, code: str, seat: int | None) -> None:
-    record_path(directory, server, code, seat).unlink(missing_ok=True)
+    seat_path(directory, server, code, seat).unlink(missing_ok=True)

@@ -35,8 +35,8 @@ from client_cli.room.tracker import Tracker
 from client_cli.session.commands import HELP, WORDS, CommandError, parse_command
 from client_cli.session.countdown import count_down
 from client_cli.session.digest import Digest
-from client_cli.session.saved_seats import SavedSession
-from client_cli.session.seat_keeper import Records
+from client_cli.session.saved_seats import SavedSeat
+from client_cli.session.seat_keeper import SeatKeeper
 from client_cli.words.describe import describe_error, sentence
 from client_cli.words.solver_news import hint_text
 from engine import Move
@@ -69,10 +69,10 @@ class Session:
     """Opponents' progress is written as summary lines (a front end with a live
     panel of every racer turns this off)."""
 
-    def __init__(self, server: str, write: Write, records: Path | None = None) -> None:
-        """``records``: the directory of resume records (``None``: keep none)."""
+    def __init__(self, server: str, write: Write, seats_dir: Path | None = None) -> None:
+        """``seats_dir``: the directory of saved seats (``None``: save none)."""
         self.server, self.write = server, write
-        self.records = Records(records, server)
+        self.seat_keeper = SeatKeeper(seats_dir, server)
         self.tracker = Tracker()
         self.digest = Digest()
         self.pending = Pending()
@@ -97,8 +97,8 @@ class Session:
         """The server clock as this client estimates it; 0 before the first connection."""
         return 0 if self.conn is None else self.conn.server_now_ms()
 
-    def resume_from(self, saved: SavedSession) -> Entry:
-        """Enter by resuming a saved seat (its record is removed if the token is refused)."""
+    def resume_from(self, saved: SavedSeat) -> Entry:
+        """Enter by resuming a saved seat (it is forgotten if the token is refused)."""
         self.tracker.code, self.tracker.seat = saved.code, saved.seat
         return lambda id_: Resume(id=id_, token=saved.token, last_seq=saved.last_seq)
 
@@ -238,7 +238,7 @@ class Session:
             return True
         if isinstance(reply, Error) and reply.code == ErrorCode.AUTH_BAD_TOKEN:
             self.write("That seat is gone; join the room again.")
-            self.records.forget(self.tracker)
+            self.seat_keeper.forget(self.tracker)
         return False
 
     async def _commands(self, lines: AsyncIterator[str]) -> None:
@@ -275,7 +275,7 @@ class Session:
         if self.SUMMARISES_PROGRESS:
             lines += self.digest.due(self.tracker.progress_news)
         self.show(message, request, lines)
-        self.records.update(self.tracker, self.now_ms())
+        self.seat_keeper.update(self.tracker, self.now_ms())
         if future is not None and not future.done():
             future.set_result(message)
         self._watch_countdown()
@@ -352,9 +352,9 @@ class Session:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        if self.records.close(self.tracker, self.now_ms()):
+        if self.seat_keeper.close(self.tracker, self.now_ms()):
             code = self.tracker.code
-            kept = "seat and your bots' are" if self.records.bots().tokens else "seat is"
+            kept = "seat and your bots' are" if self.seat_keeper.bots().tokens else "seat is"
             self.write(f"Your {kept} kept until the race is over: solrace resume {code}")
         if self.conn is not None:
             await self.conn.close()

@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 from client_cli.bots.runner import DEFAULT_SPEED
 from client_cli.bots.team import BotTeam
 from client_cli.room.verify import check_race
-from client_cli.session.saved_seats import SavedSession
+from client_cli.session.saved_seats import SavedSeat
 from client_cli.session.session import Entry
 from client_cli.tui import _actions, _dead_end, hints
 from client_cli.tui.glyphs import Glyphs
@@ -99,15 +99,15 @@ class RaceApp(App[int]):
         server: str,
         entry: Entry,
         glyphs: Glyphs,
-        records: Path | None = None,
+        seats_dir: Path | None = None,
         *,
         bots: int = 0,
         bot_speed: float = DEFAULT_SPEED,
     ) -> None:
-        """``records``: the directory of resume records; ``bots``: how many bots to
+        """``seats_dir``: the directory of saved seats; ``bots``: how many bots to
         seat in the room this app creates (keys wait until they are in)."""
         super().__init__()
-        self.session = ScreenSession(server, self.note, self.changed, records)
+        self.session = ScreenSession(server, self.note, self.changed, seats_dir)
         self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
         self.entry, self.glyphs = entry, glyphs
         self.state = ScreenState()
@@ -140,7 +140,7 @@ class RaceApp(App[int]):
         self.run_worker(self._work(), name="jobs")
         self.set_interval(TICK_S, self.tick)
 
-    def resume(self, saved: SavedSession) -> None:
+    def resume(self, saved: SavedSeat) -> None:
         """Enter by resuming a saved seat, with the bots saved with it."""
         self.entry = self.session.resume_from(saved)
         self.team.bring_back(saved)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from client_cli.session import saved_seats as statefile
-from client_cli.session.resume import pick_record
+from client_cli.session import saved_seats
+from client_cli.session.resume import pick_seat
 from client_cli.session.session import Session
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server import reclaim, room_update
@@ -84,7 +84,7 @@ async def test_two_players_race_resign_and_check_the_seed(
     for player in (ada, bob):
         started = await player.wait_for("Race 1: GO!")
         assert "Little Forty: 0/104 cards home" in started
-    [saved] = statefile.load_all(tmp_path)
+    [saved] = saved_seats.load_all(tmp_path)
     assert (saved.code, saved.seat, saved.token) == (_code(ada), 0, ada.session.tracker.token)
 
     first = engine.legal_moves(engine.new_game("little-forty", b"deal:7"))[0].format()
@@ -107,10 +107,10 @@ async def test_two_players_race_resign_and_check_the_seed(
 
     await ada.type("rematch", expect="Rematch: back to the lobby for race 2.")
     await bob.wait_for("Rematch: back to the lobby for race 2.")
-    assert statefile.load_all(tmp_path) == []
+    assert saved_seats.load_all(tmp_path) == []
     assert await ada.quit() == 0
     assert await bob.quit() == 0
-    assert statefile.load_all(tmp_path) == []
+    assert saved_seats.load_all(tmp_path) == []
 
 
 def _pin_secret(server: RaceServer, name: str) -> None:
@@ -216,7 +216,7 @@ async def test_resume_from_the_saved_file_in_a_new_session(
     assert await ada.quit() == 0
     code = _code(ada)
     assert ada.output[-1] == f"Your seat is kept until the race is over: solrace resume {code}"
-    [saved] = statefile.load_all(tmp_path)
+    [saved] = saved_seats.load_all(tmp_path)
     again = Terminal(server_url, tmp_path)
     terminals.append(again)
     again.start(again.session.resume_from(saved))
@@ -236,7 +236,7 @@ async def test_resuming_after_the_race_ended_shows_its_results(
     await bob.type("draw", expect="waste 3, top")
     assert await bob.quit() == 0
     await ada.type("end", expect="Race 1 results:")
-    [saved] = statefile.load_all(tmp_path)
+    [saved] = saved_seats.load_all(tmp_path)
     again = Terminal(server_url, tmp_path)
     terminals.append(again)
     again.start(again.session.resume_from(saved))
@@ -285,12 +285,12 @@ async def test_two_players_on_one_machine_each_keep_their_own_seat(
     await ready_and_go(clock, bob, ada)
     assert await ada.quit() == 0
     assert await bob.quit() == 0
-    saved = statefile.load_all(tmp_path)
+    saved = saved_seats.load_all(tmp_path)
     assert [(record.seat, record.token) for record in saved] == [
         (0, ada.session.tracker.token),
         (1, bob.session.tracker.token),
     ]
-    picked = pick_record(tmp_path, _code(ada), None, print, lambda _: "1")  # the latest
+    picked = pick_seat(tmp_path, _code(ada), None, print, lambda _: "1")  # the latest
     assert picked == saved[1]
     again = Terminal(server_url, tmp_path)
     terminals.append(again)
@@ -302,13 +302,13 @@ async def test_two_players_on_one_machine_each_keep_their_own_seat(
 async def test_a_token_that_is_no_longer_valid_is_forgotten(
     server_url: str, tmp_path: Path
 ) -> None:
-    saved = statefile.SavedSession(server_url, "ABCDEF", "x" * 24, 0)
-    statefile.save(tmp_path, saved)
+    saved = saved_seats.SavedSeat(server_url, "ABCDEF", "x" * 24, 0)
+    saved_seats.save(tmp_path, saved)
     output: list[str] = []
     session = Session(server_url, output.append, tmp_path)
     assert await session.run(session.resume_from(saved), _no_lines()) == 1
     assert "auth/bad-token" in "\n".join(output)
-    assert statefile.load_all(tmp_path) == []
+    assert saved_seats.load_all(tmp_path) == []
 
 
 async def test_an_unreachable_server_is_reported() -> None:

@@ -1,5 +1,5 @@
-"""Resume records: one per (server, room, seat), readable by their owner alone; a
-host's record holds its bots' tokens too."""
+"""Saved seats: one file per (server, room, seat), readable by its owner alone; a
+host's saved seat holds its bots' tokens too."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import stat
 from pathlib import Path
 
 from client_cli.session.saved_seats import (
-    SavedSession,
+    SavedSeat,
     forget,
     load,
     load_all,
-    record_path,
     save,
+    seat_path,
     state_dir,
 )
 
@@ -24,10 +24,10 @@ def test_the_directory_follows_xdg_state_home(tmp_path: Path) -> None:
     assert state_dir({}) == Path.home() / ".local" / "state" / "solrace" / "rooms"
 
 
-def test_each_server_room_and_seat_has_its_own_record(tmp_path: Path) -> None:
-    records = tmp_path / "deep"
+def test_each_server_room_and_seat_has_its_own_file(tmp_path: Path) -> None:
+    seats_dir = tmp_path / "deep"
     seats = [
-        SavedSession(
+        SavedSeat(
             "ws://h:1",
             "K7PQ2M",
             "a" * 24,
@@ -41,24 +41,24 @@ def test_each_server_room_and_seat_has_its_own_record(tmp_path: Path) -> None:
             saved_at=1_800_000_000.5,
             ends_at=1_800_000_600.25,
         ),
-        SavedSession("ws://h:1", "K7PQ2M", "b" * 24, 1, saved_at=1.0),
-        SavedSession("ws://h:1", "K7PQ2M", "c" * 24, None, saved_at=1.0),
-        SavedSession("ws://other:2", "K7PQ2M", "d" * 24, 0, saved_at=1.0),
-        SavedSession("ws://h:1", "ABC234", "e" * 24, 2, saved_at=1.0),
+        SavedSeat("ws://h:1", "K7PQ2M", "b" * 24, 1, saved_at=1.0),
+        SavedSeat("ws://h:1", "K7PQ2M", "c" * 24, None, saved_at=1.0),
+        SavedSeat("ws://other:2", "K7PQ2M", "d" * 24, 0, saved_at=1.0),
+        SavedSeat("ws://h:1", "ABC234", "e" * 24, 2, saved_at=1.0),
     ]
     for saved in seats:
-        save(records, saved)
-    assert len(set(records.iterdir())) == 5
-    assert load_all(records) == [seats[4], seats[2], seats[0], seats[3], seats[1]]
-    path = record_path(records, "ws://h:1", "K7PQ2M", 0)
+        save(seats_dir, saved)
+    assert len(set(seats_dir.iterdir())) == 5
+    assert load_all(seats_dir) == [seats[4], seats[2], seats[0], seats[3], seats[1]]
+    path = seat_path(seats_dir, "ws://h:1", "K7PQ2M", 0)
     assert load(path) == seats[0]
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    forget(records, "ws://h:1", "K7PQ2M", 0)
-    forget(records, "ws://h:1", "K7PQ2M", 0)
-    assert seats[0] not in load_all(records) and len(load_all(records)) == 4
+    forget(seats_dir, "ws://h:1", "K7PQ2M", 0)
+    forget(seats_dir, "ws://h:1", "K7PQ2M", 0)
+    assert seats[0] not in load_all(seats_dir) and len(load_all(seats_dir)) == 4
 
 
-def test_a_record_of_an_older_client_reads_with_no_bots_saved_when_its_file_was(
+def test_a_seat_saved_by_an_older_client_reads_with_no_bots_saved_when_its_file_was(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "K7PQ2M-seat1-0123456789ab.json"
@@ -66,11 +66,11 @@ def test_a_record_of_an_older_client_reads_with_no_bots_saved_when_its_file_was(
         '{"server": "ws://h:1", "code": "K7PQ2M", "token": "tttttttttttttttt", "seat": 0}'
     )
     os.utime(path, (1234.0, 1234.0))
-    assert load(path) == SavedSession("ws://h:1", "K7PQ2M", "t" * 16, 0, saved_at=1234.0)
+    assert load(path) == SavedSeat("ws://h:1", "K7PQ2M", "t" * 16, 0, saved_at=1234.0)
 
 
-def test_an_unreadable_record_is_skipped(tmp_path: Path) -> None:
-    good = SavedSession("ws://h:1", "K7PQ2M", "a" * 24, 0, saved_at=1.0)
+def test_an_unreadable_saved_seat_is_skipped(tmp_path: Path) -> None:
+    good = SavedSeat("ws://h:1", "K7PQ2M", "a" * 24, 0, saved_at=1.0)
     save(tmp_path, good)
     for number, text in enumerate(
         ("{", "[]", '{"server": "x"}', '{"server": "x", "code": "y", "token": "z", "seat": "one"}')

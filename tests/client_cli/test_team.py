@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from client_cli.bots.team import BotTeam
-from client_cli.session.saved_seats import SavedSession
+from client_cli.session.saved_seats import SavedSeat
 from protocol import CreateRoom, Settings
 from tests.client_cli._driver import Terminal
 
@@ -30,7 +30,7 @@ async def ada(server_url: str) -> AsyncIterator[Terminal]:
 async def test_a_bot_whose_seat_is_gone_takes_a_new_one_in_the_lobby(ada: Terminal) -> None:
     code = ada.session.tracker.code
     assert code is not None
-    saved = SavedSession(ada.session.server, code, "n" * 24, 0, bots=("gone" * 6,), bot_speed=3.0)
+    saved = SavedSeat(ada.session.server, code, "n" * 24, 0, bots=("gone" * 6,), bot_speed=3.0)
     said: list[str] = []
     team = BotTeam(ada.session, 0, 1.0, said.append)
     team.bring_back(saved)

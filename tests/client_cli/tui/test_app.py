@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 
 import engine
-from client_cli.session import saved_seats as statefile
+from client_cli.session import saved_seats
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
 from engine import VARIANT_KEYS
@@ -126,7 +126,7 @@ def late_spectator(server_url: str, code: str) -> RaceApp:
 
 def resumed(server_url: str, left: RaceApp, state: Path) -> RaceApp:
     """A new race screen resuming the one seat saved in `state` (`left` saved it)."""
-    [saved] = statefile.load_all(state)
+    [saved] = saved_seats.load_all(state)
     again = RaceApp(server_url, left.entry, UNICODE, state)
     again.entry = again.session.resume_from(saved)
     return again

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from client_cli.session import saved_seats as statefile
+from client_cli.session import saved_seats
 from client_cli.tui import UNICODE, RaceApp
 from protocol import CreateRoom, PlayerInfo, RoomSnapshot
 from server.clock import ManualClock
@@ -93,7 +93,7 @@ def _bots(room: RoomSnapshot | None) -> dict[str, PlayerInfo]:
 
 
 def _resumed(app: RaceApp, state: Path) -> RaceApp:
-    [saved] = statefile.load_all(state)
+    [saved] = saved_seats.load_all(state)
     assert len(saved.bots) == 2 and saved.name == "Ada" and saved.practice
     assert saved.ends_at is not None  # the race's end by this machine's clock
     assert abs(saved.ends_at - saved.saved_at - FAST.time_limit_s) < 5
