@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from protocol import (
+    BoardShown,
     Countdown,
     DealAnalysed,
     HostChanged,
@@ -34,8 +35,7 @@ from protocol import (
 
 def apply_event(room: RoomSnapshot, event: RoomEvent) -> RoomSnapshot:
     """The room after ``event``; a ``board`` event changes no room field."""
-    change = _CHANGES.get(type(event))
-    return room if change is None else change(room, event)
+    return _CHANGES[type(event)](room, event)
 
 
 def _update(room: RoomSnapshot, seat: int, **fields: Any) -> RoomSnapshot:
@@ -179,6 +179,11 @@ def _rematch(room: RoomSnapshot, event: Rematch) -> RoomSnapshot:
     return room.model_copy(update=update)
 
 
+def _unchanged(room: RoomSnapshot, event: BoardShown) -> RoomSnapshot:
+    """A player's board, for spectators: no room field changes."""
+    return room
+
+
 def _analysed(room: RoomSnapshot, event: DealAnalysed) -> RoomSnapshot:
     return room.model_copy(update={"verdict": event.verdict})
 
@@ -196,7 +201,9 @@ _CHANGES: dict[type[Any], Callable[[RoomSnapshot, Any], RoomSnapshot]] = {
     ProgressMade: _progress,
     PlayerFinished: _finished,
     IdleWarning: _idle,
+    BoardShown: _unchanged,
     RaceOver: _over,
     DealAnalysed: _analysed,
     Rematch: _rematch,
 }
+"""What each room event changes, for every type of `RoomEvent` (a test checks)."""

@@ -19,6 +19,7 @@ from client_cli.words.render import (
 from client_cli.words.solver_news import verdict_text
 from engine import find_variant
 from protocol import (
+    BoardShown,
     ClientMessage,
     Countdown,
     DealAnalysed,
@@ -32,6 +33,7 @@ from protocol import (
     PlayerJoined,
     PlayerLeft,
     ProgressMade,
+    RaceOver,
     RaceStarted,
     ReadyChanged,
     Rematch,
@@ -46,8 +48,7 @@ Describe = Callable[[Any, RoomSnapshot, "int | None"], "str | None"]
 
 def describe(event: RoomEvent, room: RoomSnapshot, you: int | None) -> str | None:
     """News about ``event``; ``None`` when there is nothing worth a line."""
-    text = _TEXTS.get(type(event))
-    return None if text is None else text(event, room, you)
+    return _TEXTS[type(event)](event, room, you)
 
 
 def describe_error(request: ClientMessage, error: Error) -> str:
@@ -180,6 +181,11 @@ def _analysed(event: DealAnalysed, room: RoomSnapshot, you: int | None) -> str:
     return verdict_text(event.verdict)
 
 
+def _untold(event: BoardShown | RaceOver, room: RoomSnapshot, you: int | None) -> None:
+    """Told elsewhere: a board is drawn, not told; the results come as a table."""
+    return
+
+
 def rematch_news(race_no: int, ready_hint: str | None) -> str:
     """The rematch in words; for a player, `ready_hint` says how to say ready."""
     back = f"Rematch: back to the lobby for race {race_no}."
@@ -203,6 +209,9 @@ _TEXTS: dict[type[Any], Describe] = {
     ProgressMade: _progress,
     PlayerFinished: _finished,
     IdleWarning: _idle,
+    BoardShown: _untold,
+    RaceOver: _untold,
     DealAnalysed: _analysed,
     Rematch: _rematch,
 }
+"""The news of each room event, for every type of `RoomEvent` (a test checks)."""

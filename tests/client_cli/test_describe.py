@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from client_cli.words import describe as describe_module
 from client_cli.words.describe import describe, describe_error
 from protocol import (
     BoardShown,
@@ -25,7 +26,7 @@ from protocol import (
     SettingsChanged,
     Sync,
 )
-from tests.client_cli._samples import board, player, room
+from tests.client_cli._samples import board, player, room, room_event_types
 
 
 @pytest.mark.parametrize(
@@ -147,3 +148,7 @@ def test_a_winnable_deal_is_named_and_its_empty_pool_says_the_cause_first() -> N
     assert describe_error(Sync(id=3), empty) == (
         "No winnable deal is left (room/no-winnable-deal)."
     )
+
+
+def test_every_room_event_type_has_its_news_and_no_other_type_does() -> None:
+    assert set(describe_module._TEXTS) == room_event_types()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from client_cli.room import changes
 from client_cli.room.changes import apply_event
 from client_cli.words.render import player_name
 from protocol import (
@@ -21,7 +22,7 @@ from protocol import (
     SettingsChanged,
     SpectatorCount,
 )
-from tests.client_cli._samples import board, last_race, race_over, result, room
+from tests.client_cli._samples import board, last_race, race_over, result, room, room_event_types
 
 COMMIT = "cd" * 32
 
@@ -124,3 +125,7 @@ def test_a_race_starts_with_every_player_at_the_cards_the_deal_puts_home() -> No
         played, RaceStarted(race_no=2, start_at_ms=5000, ends_at_ms=65000, board=start)
     )
     assert [(p.progress, p.moves) for p in racing.players] == [(1, 0), (1, 0)]
+
+
+def test_every_room_event_type_has_its_change_and_no_other_type_does() -> None:
+    assert set(changes._CHANGES) == room_event_types()
