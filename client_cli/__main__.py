@@ -4,19 +4,17 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
 from client_cli.bots.runner import BotPlan, run_bot
-from client_cli.bots.team import BotTeam
-from client_cli.line.keyboard import typed_lines
+from client_cli.line.plain import run_plain, show
 from client_cli.room.tracker import Tracker
 from client_cli.session import saved_seats
 from client_cli.session.resume import pick_seat
-from client_cli.session.session import Entry, Session
+from client_cli.session.session import Entry
 from client_cli.tui import RaceApp, pick_glyphs
 from protocol import CreateRoom, JoinRoom, Role
 
@@ -43,22 +41,10 @@ async def run(options: Options, seats_dir: Path) -> int:
         server = options.server or saved.server
     if not options.plain and sys.stdin.isatty() and sys.stdout.isatty():
         return await run_screen(server, options, saved, seats_dir)
-    return await run_plain(server, options, saved, seats_dir)
-
-
-async def run_plain(
-    server: str, options: Options, saved: saved_seats.SavedSeat | None, seats_dir: Path
-) -> int:
-    """Line mode: typed lines in (edited at a terminal), news and boards printed."""
-    session = Session(server, show, seats_dir)
     entry = entry_request(options)
-    team = BotTeam(session, options.bots, options.bot_speed, show)
-    if saved is not None:
-        entry = session.resume_from(saved)
-        team.bring_back(saved)
-    async with team as bots:
-        with typed_lines(session.completions) as lines:
-            return await session.run(entry, bots.hold(lines))
+    return await run_plain(
+        server, entry, saved, seats_dir, bots=options.bots, bot_speed=options.bot_speed
+    )
 
 
 async def run_screen(
@@ -95,14 +81,6 @@ def _show_code(options: Options) -> Callable[[Tracker], None] | None:
 def _asker() -> Callable[[str], str] | None:
     """Asking works only when someone types at a terminal."""
     return input if sys.stdin.isatty() else None
-
-
-def show(text: str) -> None:
-    """Print at once; if the reader of our output went away, keep playing silently."""
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def entry_request(options: Options) -> Entry:

@@ -1,1 +1,1 @@
-"""Line mode: typed lines in, room news and boards printed out."""
+"""Line mode (``--plain``): typed lines in, room news and boards printed out."""
