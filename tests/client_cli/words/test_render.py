@@ -12,6 +12,7 @@ from client_cli.words.render import (
     counted,
     format_clock,
     format_duration,
+    player_name,
     render,
     render_ranking,
     render_room,
@@ -147,3 +148,8 @@ def test_every_ranking_reason_has_a_phrase() -> None:
 
 def test_a_count_is_said_with_its_word_in_the_singular_only_for_one() -> None:
     assert [counted(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+
+
+def test_player_name_falls_back_to_the_seat() -> None:
+    assert player_name(room(), 1) == "Bob"
+    assert player_name(room(), 6) == "seat 7"

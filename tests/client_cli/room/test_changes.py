@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from client_cli.room import changes
 from client_cli.room.changes import apply_event
-from client_cli.words.render import player_name
 from protocol import (
     BoardShown,
     Countdown,
@@ -110,11 +109,6 @@ def test_an_idle_warning_stands_until_the_racer_moves_or_finishes() -> None:
         moved, PlayerFinished(seat=0, outcome="resigned", at_ms=9000, elapsed_ms=4000)
     )
     assert _warned(done) == [None, None]
-
-
-def test_player_name_falls_back_to_the_seat() -> None:
-    assert player_name(room(), 1) == "Bob"
-    assert player_name(room(), 6) == "seat 7"
 
 
 def test_a_race_starts_with_every_player_at_the_cards_the_deal_puts_home() -> None:
