@@ -14,11 +14,11 @@ Greedy and random never play a move that only shifts cards between piles.
 Careful (the default) also plays such a move when a look-ahead of two moves
 among face-up cards shows it frees a card for home or empties a pile, builds
 waste cards onto the tableau before touching the stock, and bounds its
-rearranging moves between two progress moves (see `client_cli._careful`).
+rearranging moves between two progress moves (see `client_cli.bots.careful`).
 In a fan game (Little Billie), where every card is face up and every move
 goes home, careful plays the moves of the best lines a bounded search of the
 current deal finds: the most cards home before the next redeal (see
-`client_cli._fans`).
+`client_cli.bots.fans`).
 
 A move is never tried twice from the same board (`Tried`), so a bot cannot go
 round in circles: boards are finite, and when no move is left it resigns
@@ -27,7 +27,7 @@ that has one, ties broken by their own RNG (so bots with other seeds race the
 deal differently); random picks uniformly among greedy's moves.
 
 A bot may also play as an expert (`BotStrategy`): the server's hints in
-practice rooms (see `client_cli.bot`), and careful moves where it has none.
+practice rooms (see `client_cli.bots.runner`), and careful moves where it has none.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def progress_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
 
 def careful_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
     """Each move the careful strategy may play and has not tried on this
-    board, with its class (see `client_cli._careful`), in the engine's order."""
+    board, with its class (see `client_cli.bots.careful`), in the engine's order."""
     game = game_from_view(board.to_view())
     if is_fan_game(find_variant(game.variant)):
         return _untried(board, tried, fan_classes(game))

@@ -19,7 +19,7 @@ SCREEN_NOTICE = f"{FOUND} R: resign, or play on."
 
 
 class Game(Protocol):
-    """The player's side of the tracker (`client_cli.tracker.Tracker`)."""
+    """The player's side of the tracker (`client_cli.room.tracker.Tracker`)."""
 
     room: RoomSnapshot | None
     board: BoardView | None

@@ -61,7 +61,7 @@ class Tracker:
         self.results: RaceOver | None = None
         """The last race's results, once it is over."""
         self.progress_news: dict[int, str] = {}
-        """Other players' latest progress line, by seat, not yet shown (see `_digest`)."""
+        """Other players' latest progress line, by seat, not yet shown (see `session.digest`)."""
         self.dead_end: tuple[int, int] | None = None
         """The race and game version the server found no way home from."""
 
