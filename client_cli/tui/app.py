@@ -111,6 +111,8 @@ class RaceApp(App[int]):
         self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
         self.entry, self.glyphs = entry, glyphs
         self.state = ScreenState()
+        """The picked card, the hinted move and the message line: what the screens and
+        key helpers change (they see this app as a `state.RaceControls`)."""
         self.over: RaceOver | None = None
         self.checks: list[str] = []
         self.notes: list[str] = []
