@@ -1,22 +1,21 @@
 """The terminal client: play and watch races from a terminal.
 
-Three layers, so other front ends can reuse the lower two: pure rendering,
-room tracking and bot play (`render`, `room`, `tracker`, `visible`, `verify`,
-`strategy`), the connection (`connection`, `session`, `bot`, a session
-driven by a strategy, and `team`, the bots a host seats), and the front
-ends: the full screen (`tui`, the default) and the line mode (`__main__
---plain`).
+Folders, lowest first (each imports only those before it): `words` (what a
+player reads), `room` (the pure copy of a room), `link` (the socket and
+reconnect), `session` (the stay in a room shared by every front end, saved
+seats), `bots`, and the front ends: `tui` (the full screen, the default) and
+`line` (``--plain``). Only the entry points (`__main__`, `args`) stay here.
 """
 
-from client_cli.bot import BotPlan, run_bot
-from client_cli.connection import ConnectFailed, Connection
-from client_cli.render import render, render_ranking, render_room
-from client_cli.room import apply_event
-from client_cli.session import Session
-from client_cli.team import BotTeam
-from client_cli.tracker import Tracker
-from client_cli.verify import check_race
-from client_cli.visible import visible_moves
+from client_cli.bots.runner import BotPlan, run_bot
+from client_cli.bots.team import BotTeam
+from client_cli.link.connection import ConnectFailed, Connection
+from client_cli.room.changes import apply_event
+from client_cli.room.tracker import Tracker
+from client_cli.room.verify import check_race
+from client_cli.room.visible import visible_moves
+from client_cli.session.session import Session
+from client_cli.words.render import render, render_ranking, render_room
 
 __all__ = [
     "BotPlan",

@@ -4,19 +4,17 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from client_cli import statefile
-from client_cli._keyboard import typed_lines
-from client_cli._resume import pick_record
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
-from client_cli.bot import BotPlan, run_bot
-from client_cli.session import Entry, Session
-from client_cli.team import BotTeam
-from client_cli.tracker import Tracker
+from client_cli.bots.runner import BotPlan, run_bot
+from client_cli.line.plain import run_plain, show
+from client_cli.room.tracker import Tracker
+from client_cli.session import saved_seats
+from client_cli.session.resume import pick_seat
+from client_cli.session.session import Entry
 from client_cli.tui import RaceApp, pick_glyphs
 from protocol import CreateRoom, JoinRoom, Role
 
@@ -24,12 +22,12 @@ from protocol import CreateRoom, JoinRoom, Role
 def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     try:
-        return asyncio.run(run(options, statefile.state_dir()))
+        return asyncio.run(run(options, saved_seats.state_dir()))
     except KeyboardInterrupt:
         return 130
 
 
-async def run(options: Options, records: Path) -> int:
+async def run(options: Options, seats_dir: Path) -> int:
     """Play, watch or run a bot from this terminal; the exit status."""
     server = options.server or DEFAULT_SERVER
     if options.action == "bot":
@@ -37,32 +35,20 @@ async def run(options: Options, records: Path) -> int:
         return await run_bot(server, entry, bot_plan(options), show, _show_code(options))
     saved = None
     if options.action == "resume":
-        saved = pick_record(records, options.code, options.server, show, _asker())
+        saved = pick_seat(seats_dir, options.code, options.server, show, _asker())
         if saved is None:
             return 1
         server = options.server or saved.server
     if not options.plain and sys.stdin.isatty() and sys.stdout.isatty():
-        return await run_screen(server, options, saved, records)
-    return await run_plain(server, options, saved, records)
-
-
-async def run_plain(
-    server: str, options: Options, saved: statefile.SavedSession | None, records: Path
-) -> int:
-    """Line mode: typed lines in (edited at a terminal), news and boards printed."""
-    session = Session(server, show, records)
+        return await run_screen(server, options, saved, seats_dir)
     entry = entry_request(options)
-    team = BotTeam(session, options.bots, options.bot_speed, show)
-    if saved is not None:
-        entry = session.resume_from(saved)
-        team.bring_back(saved)
-    async with team as bots:
-        with typed_lines(session.completions) as lines:
-            return await session.run(entry, bots.hold(lines))
+    return await run_plain(
+        server, entry, saved, seats_dir, bots=options.bots, bot_speed=options.bot_speed
+    )
 
 
 async def run_screen(
-    server: str, options: Options, saved: statefile.SavedSession | None, records: Path
+    server: str, options: Options, saved: saved_seats.SavedSeat | None, seats_dir: Path
 ) -> int:
     """The full-screen client; what it noted last is printed once the screen is gone."""
     glyphs = pick_glyphs(sys.stdout.encoding, options.ascii)
@@ -70,7 +56,7 @@ async def run_screen(
         server,
         entry_request(options),
         glyphs,
-        records,
+        seats_dir,
         bots=options.bots,
         bot_speed=options.bot_speed,
     )
@@ -95,14 +81,6 @@ def _show_code(options: Options) -> Callable[[Tracker], None] | None:
 def _asker() -> Callable[[str], str] | None:
     """Asking works only when someone types at a terminal."""
     return input if sys.stdin.isatty() else None
-
-
-def show(text: str) -> None:
-    """Print at once; if the reader of our output went away, keep playing silently."""
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def entry_request(options: Options) -> Entry:

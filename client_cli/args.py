@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from client_cli.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
+from client_cli.bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
 from engine import VARIANT_KEYS
 from protocol import Settings
 from protocol.limits import (
@@ -42,7 +42,7 @@ examples:
 
 Once in a room, press ? for the keys and the move notation (t3 t7, w f, draw);
 with --plain (line mode), type help for the commands.
-Resume tokens (yours, and your bots') are kept, one record per room and seat, in
+Resume tokens (yours, and your bots') are kept as saved seats, a file per room and seat, in
 $XDG_STATE_HOME/solrace/rooms (or ~/.local/state/solrace/rooms) while a race is on."""
 
 

@@ -3,30 +3,26 @@ readiness and the host's settings. Each request goes through the app's job queue
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from client_cli.room.visible import visible_moves
 from client_cli.tui.keys import drop, home_move, pick_pile, pick_top, pile_of_key, stock_move
 from client_cli.tui.screens import MovesScreen
+from client_cli.tui.state import RaceControls
 from client_cli.tui.widgets import short_texts
-from client_cli.visible import visible_moves
 from engine import VARIANT_KEYS
 from protocol import SetSettings, Settings
 from protocol.limits import MAX_PLAYERS
 
-if TYPE_CHECKING:
-    from client_cli.tui.app import RaceApp
-
 TIME_LIMITS = (60, 180, 300, 600, 900, 1800, 3600)
 
 
-def board_key(app: RaceApp, key: str) -> bool:
+def board_key(app: RaceControls, key: str) -> bool:
     """Carry out a race key; False when the key means nothing on this board."""
     tracker = app.session.tracker
     board = tracker.board
     if board is None or tracker.seat is None:
         return False
     if key == "escape":
-        app.held = None
+        app.state.held = None
     elif key in ("d", " "):
         move = stock_move(board)
         if move is None:
@@ -45,43 +41,43 @@ def board_key(app: RaceApp, key: str) -> bool:
     return True
 
 
-def _home(app: RaceApp) -> None:
+def _home(app: RaceControls) -> None:
     board = app.session.tracker.board
     assert board is not None
-    move = home_move(board, app.held)
+    move = home_move(board, app.state.held)
     if move is None:
-        what = "That card" if app.held else "No card"
+        what = "That card" if app.state.held else "No card"
         app.note(f"{what} cannot go home now.", error=True)
     else:
         app.send_move(move)
 
 
-def _pick_top(app: RaceApp, source: str) -> None:
+def _pick_top(app: RaceControls, source: str) -> None:
     board = app.session.tracker.board
     assert board is not None
     picked = pick_top(board, source)
     if isinstance(picked, str):
         app.note(picked, error=True)
     else:
-        app.held = picked
+        app.state.held = picked
 
 
-def _pile_key(app: RaceApp, key: str) -> bool:
+def _pile_key(app: RaceControls, key: str) -> bool:
     board = app.session.tracker.board
     assert board is not None
     index = pile_of_key(key, board)
     if index is None:
         return False
-    held = app.held
+    held = app.state.held
     if held is None or (held.source == "t" and held.index == index):
-        app.held = pick_pile(held, index, board)
+        app.state.held = pick_pile(held, index, board)
     else:
         app.send_move(drop(held, "t", index))
     app.redraw()
     return True
 
 
-def show_moves(app: RaceApp) -> None:
+def show_moves(app: RaceControls) -> None:
     """List every move the board allows, over the board; or say why there are none."""
     tracker = app.session.tracker
     if tracker.board is None or not tracker.move_texts():
@@ -90,7 +86,7 @@ def show_moves(app: RaceApp) -> None:
         app.push_screen(MovesScreen(short_texts(visible_moves(tracker.board))))
 
 
-async def send_all_home(app: RaceApp) -> None:
+async def send_all_home(app: RaceControls) -> None:
     """Send home every card that can go, one ordinary move at a time, until none can
     or the server refuses one."""
     tracker, sent = app.session.tracker, 0
@@ -106,7 +102,7 @@ async def send_all_home(app: RaceApp) -> None:
         app.note("No card can go home now.")
 
 
-def lobby_key(app: RaceApp, key: str) -> bool:
+def lobby_key(app: RaceControls, key: str) -> bool:
     """Readiness for everyone; game and settings for the host."""
     tracker = app.session.tracker
     room, you = tracker.room, tracker.seat
@@ -149,7 +145,7 @@ def _setting_change(
     return variant, settings.model_copy(update=update)
 
 
-def set_settings(app: RaceApp, variant: str, settings: Settings) -> None:
+def set_settings(app: RaceControls, variant: str, settings: Settings) -> None:
     session = app.session
     app.do(
         lambda: session.call(
@@ -158,7 +154,7 @@ def set_settings(app: RaceApp, variant: str, settings: Settings) -> None:
     )
 
 
-def after_rematch(app: RaceApp) -> None:
+def after_rematch(app: RaceControls) -> None:
     """Back in the lobby after the host's rematch: move a public deal on unless the
     host asked for the same one. A secret deal is new every race anyway."""
     tracker, same = app.session.tracker, app.same_deal

@@ -11,7 +11,7 @@ previous one produced. A clock tick redraws the race clock and countdown.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,14 +19,13 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from client_cli.bot import DEFAULT_SPEED
-from client_cli.describe import describe_error, idle_news, rematch_news
-from client_cli.session import Entry
-from client_cli.statefile import SavedSession
-from client_cli.team import BotTeam
+from client_cli.bots.runner import DEFAULT_SPEED
+from client_cli.bots.team import BotTeam
+from client_cli.room.verify import check_race
+from client_cli.session.saved_seats import SavedSeat
+from client_cli.session.session import Entry
 from client_cli.tui import _actions, _dead_end, hints
 from client_cli.tui.glyphs import Glyphs
-from client_cli.tui.keys import Pick
 from client_cli.tui.link import ScreenSession
 from client_cli.tui.panel import URGENT_S, WARN_S, time_left_ms, warning_due
 from client_cli.tui.race import RaceScreen, WatchScreen
@@ -38,8 +37,9 @@ from client_cli.tui.screens import (
     View,
     WaitScreen,
 )
+from client_cli.tui.state import Job, ScreenState
 from client_cli.tui.texts import help_text
-from client_cli.verify import check_race
+from client_cli.words.describe import describe_error, idle_news, rematch_news
 from engine import Move
 from protocol import (
     BoardShown,
@@ -64,7 +64,6 @@ from protocol import (
 
 REFUSAL_STYLE = "bold red"
 """The message line's style for a refusal or an error."""
-Job = Callable[[], Awaitable[object]]
 TICK_S = 0.2
 NOTES_KEPT = 20
 READY_HINT = "Press space when you are ready."
@@ -100,21 +99,20 @@ class RaceApp(App[int]):
         server: str,
         entry: Entry,
         glyphs: Glyphs,
-        records: Path | None = None,
+        seats_dir: Path | None = None,
         *,
         bots: int = 0,
         bot_speed: float = DEFAULT_SPEED,
     ) -> None:
-        """``records``: the directory of resume records; ``bots``: how many bots to
+        """``seats_dir``: the directory of saved seats; ``bots``: how many bots to
         seat in the room this app creates (keys wait until they are in)."""
         super().__init__()
-        self.session = ScreenSession(server, self.note, self.changed, records)
+        self.session = ScreenSession(server, self.note, self.changed, seats_dir)
         self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
         self.entry, self.glyphs = entry, glyphs
-        self.held: Pick | None = None
-        self.hinted: str | None = None
-        """The move a hint put on the move line, until the board moves on."""
-        self.message = Text("")
+        self.state = ScreenState()
+        """The picked card, the hinted move and the message line: what the screens and
+        key helpers change (they see this app as a `state.RaceControls`)."""
         self.over: RaceOver | None = None
         self.checks: list[str] = []
         self.notes: list[str] = []
@@ -144,7 +142,7 @@ class RaceApp(App[int]):
         self.run_worker(self._work(), name="jobs")
         self.set_interval(TICK_S, self.tick)
 
-    def resume(self, saved: SavedSession) -> None:
+    def resume(self, saved: SavedSeat) -> None:
         """Enter by resuming a saved seat, with the bots saved with it."""
         self.entry = self.session.resume_from(saved)
         self.team.bring_back(saved)
@@ -190,8 +188,8 @@ class RaceApp(App[int]):
         (the session's notes come here too)."""
         line = Text(text) if isinstance(text, str) else text
         self.notes = [*self.notes[-NOTES_KEPT:], line.plain]
-        self.message = line.split()[0] if line.plain else Text("")
-        self.message.style = REFUSAL_STYLE if error else ""
+        self.state.message = line.split()[0] if line.plain else Text("")
+        self.state.message.style = REFUSAL_STYLE if error else ""
         self.redraw()
 
     def changed(
@@ -200,9 +198,9 @@ class RaceApp(App[int]):
         if isinstance(message, Error):
             self.note(_refusal(message, request, self.glyphs), error=True)
         elif isinstance(message, MoveOk):
-            self.held = None
-            if self.message.style == REFUSAL_STYLE:
-                self.message = Text("")  # a refusal is old news once a move is taken
+            self.state.held = None
+            if self.state.message.style == REFUSAL_STYLE:
+                self.state.message = Text("")  # a refusal is old news once a move is taken
             _dead_end.moved_on(self)
             hints.moved_on(self)
         elif isinstance(message, EventFrame):
@@ -242,7 +240,7 @@ class RaceApp(App[int]):
     def _results(self, over: RaceOver) -> None:
         tracker = self.session.tracker
         assert tracker.room is not None
-        self.over, self.held = over, None
+        self.over, self.state.held = over, None
         deal = tracker.room.settings.deal_number
         self.checks = check_race(over, tracker.room.variant, deal, tracker.seat, tracker.board)
 
@@ -319,7 +317,7 @@ class RaceApp(App[int]):
             self.do(lambda: self.session.execute(line))
 
     def send_move(self, move: Move) -> None:
-        self.held = None
+        self.state.held = None
         self.do(lambda: self.session.move(move))
 
     def confirm_resign(self) -> None:

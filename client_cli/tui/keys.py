@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from client_cli.visible import visible_moves
+from client_cli.room.visible import visible_moves
 from engine import Move, find_variant
 from engine.cards import parse_card
 from protocol import BoardView

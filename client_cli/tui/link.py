@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from client_cli.session import Session, Write
+from client_cli.session.session import Session, Write
 from protocol import ClientMessage, ServerMessage
 
 Changed = Callable[[ServerMessage, ClientMessage | None, list[str]], None]
@@ -18,10 +18,10 @@ class ScreenSession(Session):
     """The live panel shows every racer's progress."""
 
     def __init__(
-        self, server: str, write: Write, changed: Changed, records: Path | None = None
+        self, server: str, write: Write, changed: Changed, seats_dir: Path | None = None
     ) -> None:
-        """``records``: the directory of resume records (``None``: keep none)."""
-        super().__init__(server, write, records)
+        """``seats_dir``: the directory of saved seats (``None``: save none)."""
+        super().__init__(server, write, seats_dir)
         self.changed = changed
 
     def show(self, message: ServerMessage, request: ClientMessage | None, lines: list[str]) -> None:

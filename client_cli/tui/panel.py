@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from client_cli.render import format_clock
 from client_cli.tui.glyphs import Glyphs
+from client_cli.words.render import format_clock
 from engine import find_variant
 from protocol import PlayerInfo, RoomSnapshot
 

@@ -14,7 +14,6 @@ from textual.containers import Horizontal
 from textual.events import Key
 from textual.widgets import Input, Static
 
-from client_cli.room import player_name
 from client_cli.tui._dead_end import keys_line
 from client_cli.tui.board import board_lines
 from client_cli.tui.glyphs import Glyphs
@@ -23,6 +22,7 @@ from client_cli.tui.panel import STATES, big_number, panel_lines
 from client_cli.tui.screens import HelpScreen, View, key_name
 from client_cli.tui.texts import WATCH_HELP
 from client_cli.tui.widgets import LegalMoves, MoveLine, Pane
+from client_cli.words.render import player_name
 from engine import find_variant
 from protocol import BoardView, RoomSnapshot
 
@@ -100,12 +100,12 @@ class RaceScreen(View):
             )
         else:
             self.query_one("#board", Pane).show(
-                lambda w, h: board_lines(board, app.glyphs, w, h, app.held)
+                lambda w, h: board_lines(board, app.glyphs, w, h, app.state.held)
             )
         self.query_one("#panel", Pane).show(
             lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
         )
-        self.query_one("#message", Static).update(app.message)
+        self.query_one("#message", Static).update(app.state.message)
         game = key_line(room.variant, room.settings.practice)
         self.query_one("#keys", Static).update(
             over_keys(room, tracker.seat) or keys_line(app) or game
@@ -169,7 +169,7 @@ class WatchScreen(View):
         self.query_one("#panel", Pane).show(
             lambda w, h: panel_lines(room, None, now, app.glyphs, w)
         )
-        self.query_one("#message", Static).update(app.message)
+        self.query_one("#message", Static).update(app.state.message)
 
     def _boards(self, width: int, height: int) -> list[Text]:
         tracker, glyphs = self.race.session.tracker, self.race.glyphs

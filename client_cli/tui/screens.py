@@ -4,7 +4,7 @@ and confirmation. Each one redraws itself from the app's state in `refresh_view`
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from typing import cast
 
 from rich.columns import Columns
 from rich.console import Group
@@ -16,8 +16,9 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from client_cli._watch_link import watch_link
+from client_cli.link.watch_link import watch_link
 from client_cli.tui.hints import verdict_lines
+from client_cli.tui.state import RaceControls
 from client_cli.tui.texts import (
     HELP,
     folded_checks,
@@ -30,16 +31,13 @@ from client_cli.tui.texts import (
 )
 from engine import find_variant
 
-if TYPE_CHECKING:
-    from client_cli.tui.app import RaceApp
-
 
 class View(Screen[None]):
     """A screen of the race app, redrawn from its state."""
 
     @property
-    def race(self) -> RaceApp:
-        return self.app  # type: ignore[return-value]
+    def race(self) -> RaceControls:
+        return cast("RaceControls", self.app)
 
     def refresh_view(self) -> None:
         """Redraw from the app's state; called on every change and clock tick."""
@@ -65,7 +63,7 @@ class WaitScreen(View):
         yield Static("Connecting...", id="wait")
 
     def draw(self) -> None:
-        self.query_one("#wait", Static).update(self.race.message or Text("Connecting..."))
+        self.query_one("#wait", Static).update(self.race.state.message or Text("Connecting..."))
 
 
 class LobbyScreen(View):
@@ -89,7 +87,7 @@ class LobbyScreen(View):
                 shown = [*lines, *last_race_block(room.last_race, folded=True)]
             lines = shown
         area.update(Text("\n").join(lines))
-        self.query_one("#message", Static).update(self.race.message)
+        self.query_one("#message", Static).update(self.race.state.message)
         self.query_one("#keys", Static).update(Text(lobby_keys(room, tracker.seat)))
 
     def on_key(self, event: Key) -> None:
@@ -115,7 +113,7 @@ class ResultsScreen(View):
         if height and rows_taken(lines, width) > height:
             lines = [*results_lines(app.over, total, folded_checks(app.checks)), *verdict]
         area.update(Text("\n").join(lines))
-        self.query_one("#message", Static).update(app.message)
+        self.query_one("#message", Static).update(app.state.message)
         self.query_one("#keys", Static).update(Text(results_keys(tracker.room, tracker.seat)))
 
     def on_key(self, event: Key) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from client_cli.render import (
+from client_cli.tui.panel import STATES, state_of
+from client_cli.words.render import (
     STOPPED,
     deal_name,
     format_clock,
@@ -15,7 +16,6 @@ from client_cli.render import (
     seat_name,
     stopped_by_host,
 )
-from client_cli.tui.panel import STATES, state_of
 from engine import find_variant
 from protocol import HostEnd, RaceOver, RaceSummary, RoomSnapshot, SummaryLine
 

@@ -13,7 +13,7 @@ from textual.events import Resize
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
-from client_cli.visible import visible_moves
+from client_cli.room.visible import visible_moves
 from engine import Move
 from protocol import BoardView
 

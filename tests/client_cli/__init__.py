@@ -1,1 +1,1 @@
-"""Tests of the terminal client: rendering, room tracking, arguments and whole sessions."""
+"""Tests of the terminal client, in folders that mirror client_cli/."""

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from client_cli.session import Entry, Session
+from client_cli.session.session import Entry, Session
 from protocol import JoinRoom
 from server.clock import ManualClock
 from tests.server._client import Client, count_down

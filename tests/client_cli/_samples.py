@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import engine
 from protocol import (
@@ -14,12 +14,20 @@ from protocol import (
     PlayerResult,
     RaceOver,
     RaceSummary,
+    RoomEvent,
     RoomSnapshot,
     Settings,
     SummaryLine,
 )
 
 COMMIT = "6f" * 32
+
+
+def room_event_types() -> set[type[Any]]:
+    """Every type in the protocol's `RoomEvent` union (its first argument; the second
+    is the discriminator)."""
+    union, *_ = get_args(RoomEvent)
+    return set(get_args(union))
 
 
 def board(variant: str, seed: bytes = b"deal:1", moves: tuple[str, ...] = ()) -> BoardView:

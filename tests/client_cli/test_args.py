@@ -9,8 +9,8 @@ import pytest
 
 from client_cli.__main__ import entry_request, run
 from client_cli.args import DEFAULT_SERVER, build_parser, parse_args
-from client_cli.session import Session
-from client_cli.statefile import SavedSession
+from client_cli.session.saved_seats import SavedSeat
+from client_cli.session.session import Session
 from protocol import CreateRoom, JoinRoom, Resume, Settings
 
 
@@ -120,7 +120,7 @@ def test_each_action_enters_the_room_its_way() -> None:
     assert isinstance(create, CreateRoom) and (create.id, create.name) == (1, "Ada")
     watch = entry_request(parse_args(["watch", "K7PQ2M"]))(2)
     assert watch == JoinRoom(id=2, code="K7PQ2M", name="spectator", role="spectator")
-    saved = SavedSession("ws://h:1", "K7PQ2M", "t" * 24, 1, last_seq=17)
+    saved = SavedSeat("ws://h:1", "K7PQ2M", "t" * 24, 1, last_seq=17)
     resume = Session("ws://h:1", print).resume_from(saved)(3)
     assert resume == Resume(id=3, token="t" * 24, last_seq=17)
 

@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 
 import engine
-from client_cli import statefile
+from client_cli.session import saved_seats
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.widgets import MoveLine
 from engine import VARIANT_KEYS
@@ -126,7 +126,7 @@ def late_spectator(server_url: str, code: str) -> RaceApp:
 
 def resumed(server_url: str, left: RaceApp, state: Path) -> RaceApp:
     """A new race screen resuming the one seat saved in `state` (`left` saved it)."""
-    [saved] = statefile.load_all(state)
+    [saved] = saved_seats.load_all(state)
     again = RaceApp(server_url, left.entry, UNICODE, state)
     again.entry = again.session.resume_from(saved)
     return again
@@ -166,7 +166,7 @@ async def test_an_idle_warning_rings_and_is_told_again_to_a_seat_resumed_under_i
             clock.advance((IDLE_S - IDLE_WARNING_S) * 1000)
             text = await wait_for_text(pilot, "You have been idle too long")
             assert re.search(r"Ada \(you\) +idle \d:\d\d", text), text
-            assert ada.message.style == "bold red"
+            assert ada.state.message.style == "bold red"
             await leave(pilot, ada)
         again = resumed(server_url, ada, tmp_path)
         async with again.run_test(size=(80, 24)) as pilot:

@@ -4,10 +4,10 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
+from client_cli.room.visible import visible_moves
 from client_cli.tui.board import PICKED, board_lines
 from client_cli.tui.glyphs import ASCII, RED, UNICODE
 from client_cli.tui.keys import Pick
-from client_cli.visible import visible_moves
 from engine import VARIANT_KEYS
 from tests.client_cli._samples import board
 from tests.client_cli._snapshots import assert_snapshot

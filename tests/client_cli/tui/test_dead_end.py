@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from client_cli._dead_end import FOUND
+from client_cli.room.dead_end import FOUND
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui._dead_end import KEYS
 from client_cli.tui.guide import key_line

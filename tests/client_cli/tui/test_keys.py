@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import engine
+from client_cli.room.visible import visible_moves
 from client_cli.tui.keys import (
     PILE_KEYS,
     Pick,
@@ -12,7 +13,6 @@ from client_cli.tui.keys import (
     run_length,
     stock_move,
 )
-from client_cli.visible import visible_moves
 from protocol import BoardView
 from tests.client_cli._samples import board
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from client_cli.room.visible import visible_moves
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.keys import PILE_KEYS, Pick
 from client_cli.tui.race import top_line
 from client_cli.tui.widgets import MoveLine
-from client_cli.visible import visible_moves
 from protocol import CloseCode, CreateRoom, GoingAway, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
@@ -100,9 +100,9 @@ async def test_keys_pick_up_a_pile_and_put_it_on_another(
     async with app.run_test(size=(80, 24)) as pilot:
         await start_race(pilot, app, clock)
         await pilot.press(PILE_KEYS[move.src_index])
-        assert app.held == Pick("t", move.src_index)
+        assert app.state.held == Pick("t", move.src_index)
         await pilot.press("escape")
-        assert app.held is None
+        assert app.state.held is None
         await pilot.press(PILE_KEYS[move.src_index], PILE_KEYS[move.dst_index or 0])
         await wait_until(pilot, lambda: app.session.tracker.version == 1, "the move")
         text = f"t{move.src_index + 1} t{(move.dst_index or 0) + 1}"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from client_cli.room.visible import visible_moves
 from client_cli.tui.widgets import short_texts
-from client_cli.visible import visible_moves
 from server.clock import ManualClock
 from tests.client_cli.tui._boards import deal_one
 from tests.client_cli.tui._screen import (

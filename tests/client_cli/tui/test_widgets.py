@@ -1,7 +1,7 @@
 from __future__ import annotations
 
+from client_cli.room.visible import visible_moves
 from client_cli.tui.widgets import LegalMoves, short_texts
-from client_cli.visible import visible_moves
 from protocol import BoardView
 from tests.client_cli._samples import board
 

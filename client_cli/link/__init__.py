@@ -1,0 +1,8 @@
+"""The socket and reconnect: one connection, requests in flight, outages, close codes."""
+
+from client_cli.link.connection import ConnectFailed, Connection
+from client_cli.link.outage import Outage
+from client_cli.link.pending import Pending
+from client_cli.link.watch_link import watch_link
+
+__all__ = ["ConnectFailed", "Connection", "Outage", "Pending", "watch_link"]

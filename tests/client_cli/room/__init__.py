@@ -1,0 +1,1 @@
+"""Tests of client_cli/room/."""
