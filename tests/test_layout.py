@@ -169,3 +169,26 @@ def test_relative_imports_are_resolved(tmp_path: Path) -> None:
         ("pkg.other", "pkg.sub.leaf"),
     }
     assert circles(edges) == []
+
+
+SHELL_TOPS = {
+    # The entry points, the settings and the few modules every part shares.
+    "server": {
+        "__init__",
+        "__main__",
+        "app",
+        "config",
+        "clock",
+        "metrics",
+        "memory",
+        "services",
+        "room_store",
+    },
+    "client_cli": {"__init__", "__main__", "args"},
+}
+
+
+@pytest.mark.parametrize("shell", sorted(SHELL_TOPS))
+def test_a_shells_modules_live_in_its_folders(shell: str) -> None:
+    loose = {path.stem for path in (ROOT / shell).glob("*.py")} - SHELL_TOPS[shell]
+    assert loose == set()
