@@ -121,9 +121,10 @@ class RaceScreen(View):
         if event.key in ("tab", "colon", "enter") or event.character == ":":
             event.stop()
             line = self.query_one(MoveLine)
-            line.focus()
             if event.key == "enter" and line.value.strip():
                 self._send_line(line.value)  # Enter plays what the line holds (a hint)
+            else:
+                line.focus()
         elif self.race.board_key(key_name(event)):
             event.stop()
 
@@ -131,11 +132,19 @@ class RaceScreen(View):
         self._send_line(event.value)
 
     def _send_line(self, value: str) -> None:
-        """Play the line's move or command, keep it in the history, empty the line."""
+        """Play the line's move or command, keep it in the history, empty the line.
+
+        A hint's move played from the line hands the keys back to the board, so the
+        next pile key or ``H`` is not typed into the line; a move the player typed
+        keeps the line, for the next one.
+        """
         line = self.query_one(MoveLine)
+        from_hint = value.strip() == self.race.state.hinted
         line.remember(value.strip())
         line.value = ""
         self.race.typed(value)
+        if from_hint:
+            self.query_one("#board", Pane).focus()
 
 
 class WatchScreen(View):

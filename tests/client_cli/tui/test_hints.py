@@ -69,7 +69,8 @@ async def test_the_hint_key_puts_the_move_on_the_line_and_enter_plays_it(
     keys: tuple[str, ...],
 ) -> None:
     """Enter plays the line from the line, and from the board too: as when Enter comes
-    before the line has taken the focus (Tab and Enter read at once)."""
+    before the line has taken the focus (Tab and Enter read at once). Then the board's
+    keys work again: ``d`` deals instead of being typed into the line."""
     app = await _practice_app(race_server, server_url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await _hint_shown(pilot, app, clock)
@@ -78,6 +79,9 @@ async def test_the_hint_key_puts_the_move_on_the_line_and_enter_plays_it(
         await pilot.press(*keys)
         tracker = app.session.tracker
         await wait_until(pilot, lambda: tracker.version == 1, "the hinted move to be played")
+        assert app.screen.query_one(MoveLine).value == ""
+        await pilot.press("d")
+        await wait_until(pilot, lambda: tracker.version == 2, "the deal to be played")
         assert app.screen.query_one(MoveLine).value == ""
 
 
