@@ -1,17 +1,25 @@
 // MessagePack for the watch page: @msgpack/msgpack (vendor/msgpack, its ES
-// module build as published) with the options and the few changes the
-// protocol needs. decode() gives plain JavaScript: a map becomes an object
-// (the protocol's maps are a message's fields, so a key that is not a str,
-// or the key "__proto__", is refused); bin becomes a Uint8Array; a 64-bit
-// integer beyond 2^53 becomes a BigInt. Extension types are refused: the
-// protocol never sends them. encode() writes the bytes Python's msgpack writes
-// for the values a client sends. Every failure is a MsgpackError.
+// module build as published), used only through its documented options.
+// decode() gives plain JavaScript: a map becomes an object (the protocol's
+// maps are a message's fields, so a key that is not a str, or the key
+// "__proto__", is refused); bin becomes a Uint8Array; every integer becomes a
+// Number. Extension types are refused: the protocol has none. encode() writes
+// the bytes Python's msgpack writes for the values a client sends. Every
+// failure is a MsgpackError saying why.
 //
-// The library decodes a str with bad UTF-8 as best it can, and gives a BigInt
-// for every 64-bit integer, or a Number for all of them; when it encodes
-// BigInts, it writes a whole number beyond 32 bits as a float. The two
-// classes below change those methods of the pinned version (fetch.sh), and
-// tests/server/test_web_msgpack.py checks every format against Python's msgpack.
+// What the library does, and so what the page gets (useBigInt64 is off, the
+// default; tests/server/web/test_msgpack_js.py checks each point):
+// - A 64-bit integer is read as a Number, exact up to 2^53; beyond that it is
+//   the nearest double. No option refuses it, and the server never sends one:
+//   the protocol's unbounded ints are counts, seqs and ms timestamps (~1.8e12).
+// - A whole Number beyond 32 bits is written as uint64/int64, as Python's
+//   msgpack writes it; one beyond 2^53 (never exact in JavaScript) as a
+//   float64. A BigInt is refused: the page sends its integers as Numbers.
+// - A str of bad UTF-8 is decoded as best the library can (up to 200 bytes by
+//   its own decoder, which never fails; longer by TextDecoder, with U+FFFD),
+//   not refused: it has no strict option (rawStrings would make every str a
+//   Uint8Array, like bin), and the server never sends one: Python's msgpack
+//   writes a str only from a Python str, encoded as strict UTF-8.
 
 import { DecodeError } from "./vendor/msgpack/DecodeError.mjs";
 import { Decoder } from "./vendor/msgpack/Decoder.mjs";
@@ -24,12 +32,12 @@ export class MsgpackError extends Error {
   }
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-const INT64_MIN = -(2n ** 63n);
-const UINT64_END = 2n ** 64n;
-
+/** The library's ExtensionCodecType (its `extensionCodec` option): no extension either way. */
 const noExtensions = {
-  tryToEncode: () => null,
+  tryToEncode: (object) => {
+    if (typeof object === "bigint") throw new MsgpackError(`a BigInt (${object}): integers are sent as Numbers`);
+    return null;
+  },
   decode: () => {
     throw new MsgpackError("an extension type: the protocol has none");
   },
@@ -40,52 +48,14 @@ function strKey(key) {
   throw new MsgpackError(`a map key that is not a str (${typeof key})`);
 }
 
-function narrow(big) {
-  const small = Number(big);
-  return Number.isSafeInteger(small) ? small : big;
-}
+const decoder = new Decoder({ extensionCodec: noExtensions, mapKeyConverter: strKey });
+const encoder = new Encoder({ extensionCodec: noExtensions });
 
-class PageDecoder extends Decoder {
-  decodeString(byteLength, headerOffset) {
-    const start = this.pos + headerOffset;
-    super.decodeString(byteLength, headerOffset); // checks the length and moves past the bytes
-    try {
-      return strictUtf8.decode(this.bytes.subarray(start, start + byteLength));
-    } catch {
-      throw new MsgpackError(`invalid UTF-8 in a str at offset ${start}`);
-    }
-  }
-
-  readU64AsBigInt() {
-    return narrow(super.readU64AsBigInt());
-  }
-
-  readI64AsBigInt() {
-    return narrow(super.readI64AsBigInt());
-  }
-}
-
-class PageEncoder extends Encoder {
-  encodeNumber(value) {
-    if (Number.isSafeInteger(value) && (value >= 2 ** 32 || value < -(2 ** 31))) {
-      this.encodeBigInt64(BigInt(value));
-    } else {
-      super.encodeNumber(value);
-    }
-  }
-
-  encodeBigInt64(value) {
-    if (value < INT64_MIN || value >= UINT64_END) {
-      throw new MsgpackError(`integer out of the 64-bit range: ${value}`);
-    }
-    super.encodeBigInt64(value);
-  }
-}
-
-const decoder = new PageDecoder({ useBigInt64: true, extensionCodec: noExtensions, mapKeyConverter: strKey });
-const encoder = new PageEncoder({ useBigInt64: true, extensionCodec: noExtensions });
-
-/** The library's error as a MsgpackError saying what is wrong with the bytes. */
+/**
+ * The library's error as a MsgpackError saying what is wrong with the bytes. Its
+ * RangeError is both "the data ends early" and "bytes left over"; the second
+ * says how many in its message, which is read here (the tests pin both).
+ */
 function refusal(error) {
   if (error instanceof MsgpackError) return error;
   if (error instanceof RangeError) {
