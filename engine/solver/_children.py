@@ -114,17 +114,7 @@ def _rebuilt(
     waste: tuple[int, ...],
     reserve: tuple[int, ...],
 ) -> GameState:
-    return GameState(
-        state.variant,
-        tableau,
-        foundations,
-        state.stock,
-        waste,
-        reserve,
-        state.passes,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(tableau=tableau, foundations=foundations, waste=waste, reserve=reserve)
 
 
 def _run_children(game: Game, state: GameState, targets: Targets, moved: Moved) -> Iterator[Child]:
