@@ -16,6 +16,7 @@ from typing import Any, Literal
 from engine.errors import EngineError
 from engine.game import apply
 from engine.moves import Move
+from engine.solver._best import BestFirst
 from engine.solver._children import building_children
 from engine.solver._dfs import Search
 from engine.solver._fans import Fans
@@ -88,7 +89,7 @@ def solve(state: GameState, budget: Budget) -> Verdict:
 
 def _searches(
     state: GameState, game: Game, expired: Callable[[], bool] | None
-) -> list[tuple[Search[Any], int]]:
+) -> list[tuple[Search[Any] | BestFirst, int]]:
     """The searches that take turns, each with its share of a round's
     positions; the full one last. In Little Milligan (the game that deals
     rows) a greedy quick search, which finds most of its wins first, has
@@ -99,6 +100,16 @@ def _searches(
     if rules.build is None:
         return [(full, 1)]
     quick = replace(game, quick=True)
+    if game.stock_cycle:
+        best = BestFirst(
+            rules,
+            partial(state_key, quick),
+            is_won,
+            partial(building_children, quick),
+            state,
+            expired=expired,
+        )
+        return [(best, 2), (_search(state, quick, expired), 1), (full, 1)]
     if rules.stock != "deal":
         return [(_search(state, quick, expired), 1), (full, 2)]
     # The greedy search is narrow enough that checking for stuck cards at
