@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from engine._tableau import run_length
 from engine.moves import Move
@@ -28,10 +29,30 @@ CHECK_EVERY = 16
 """Positions expanded between two calls of the deadline check."""
 
 
-def score(rules: Rules, state: GameState) -> int:
-    """Lower is nearer a win: each card home counts 3, each reserve card
-    still out -2, each tableau card under a card it does not build with -1,
-    each empty pile 1."""
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What one card home, one reserve card left, one tableau card under a
+    card it does not build with, and one empty pile count in a score."""
+
+    home: int
+    reserve: int
+    buried: int
+    empty: int
+
+
+BALANCED = Weights(home=3, reserve=2, buried=1, empty=1)
+HOMEWARD = Weights(home=6, reserve=2, buried=1, empty=1)
+"""Cards home above all: in Little Milligan it wins most deals soonest."""
+HOMEWARD_BARE = Weights(home=6, reserve=2, buried=1, empty=0)
+"""As `HOMEWARD`, with empty piles worth nothing: another order of the same
+idea, which wins other deals."""
+UNBURYING = Weights(home=3, reserve=2, buried=2, empty=1)
+"""Buried cards weigh more: wins some Little Milligan deals the others miss."""
+
+
+def score(rules: Rules, state: GameState, weights: Weights = BALANCED) -> int:
+    """Lower is nearer a win: cards home count for, reserve cards left and
+    buried tableau cards against, empty piles for."""
     out = len(state.stock) + len(state.waste) + len(state.reserve)
     buried = 0
     empty = 0
@@ -42,7 +63,12 @@ def score(rules: Rules, state: GameState) -> int:
         else:
             empty += 1
     home = 52 * rules.decks - out
-    return -(3 * home - 2 * len(state.reserve) - buried + empty)
+    return (
+        weights.reserve * len(state.reserve)
+        + weights.buried * buried
+        - weights.home * home
+        - weights.empty * empty
+    )
 
 
 class BestFirst:
@@ -58,8 +84,10 @@ class BestFirst:
         start: GameState,
         *,
         expired: Callable[[], bool] | None,
+        weights: Weights = BALANCED,
     ) -> None:
         self.rules = rules
+        self.weights = weights
         self.key = key
         self.won = won
         self.expand = expand
@@ -77,8 +105,9 @@ class BestFirst:
     def run(self, limit: int) -> list[Move] | None:
         """Search on for at most ``limit`` more positions: a winning line, or
         None when the search is over, the time is up or the slice is spent."""
-        rules, key, won, seen, heap, parents = (
+        rules, weights, key, won, seen, heap, parents = (
             self.rules,
+            self.weights,
             self.key,
             self.won,
             self.seen,
@@ -99,7 +128,7 @@ class BestFirst:
                 parents.append((at, moves))
                 if won(child):
                     return self._line(len(parents) - 1)
-                entry = (score(rules, child), len(parents) - 1, child, child_moved)
+                entry = (score(rules, child, weights), len(parents) - 1, child, child_moved)
                 heapq.heappush(heap, entry)
         self.exhausted = True
         return None

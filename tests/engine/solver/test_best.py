@@ -1,10 +1,11 @@
 """The best-first search: its score, and its wins replayed through the engine."""
 
 from engine import Outcome, find_variant, new_game, outcome, replay
+from engine.solver import Budget, solve
 from engine.solver._best import BestFirst, score
 from engine.solver._children import building_children
 from engine.solver._game import Game, is_won, state_key
-from tests.engine._positions import CANFIELD, double_canfield
+from tests.engine._positions import CANFIELD, MILLIGAN, double_canfield
 
 RULES = find_variant(CANFIELD)
 
@@ -36,3 +37,12 @@ def test_a_deal_the_depth_first_searches_do_not_win_soon_is_won_and_replays() ->
     assert search.nodes < 5_000
     moves = [move.format() for move in line]
     assert outcome(replay(CANFIELD, b"deal:4", moves)) == Outcome.WON
+
+
+def test_little_milligan_deals_the_depth_first_searches_missed_are_won() -> None:
+    """Deals 56 and 115 were undecided at 10 CPU seconds before the best-first
+    searches joined; now a few thousand positions win them."""
+    for deal in (56, 115):
+        verdict = solve(new_game(MILLIGAN, b"deal:%d" % deal), Budget(nodes=10_000))
+        assert verdict.result == "won"
+        assert outcome(replay(MILLIGAN, b"deal:%d" % deal, verdict.moves)) == Outcome.WON
