@@ -46,6 +46,8 @@ HOMEWARD = Weights(home=6, reserve=2, buried=1, empty=1)
 HOMEWARD_BARE = Weights(home=6, reserve=2, buried=1, empty=0)
 """As `HOMEWARD`, with empty piles worth nothing: another order of the same
 idea, which wins other deals."""
+DIGGING = Weights(home=6, reserve=4, buried=1, empty=0)
+"""The reserve played out weighs more: another order for Double Canfield 40."""
 UNBURYING = Weights(home=3, reserve=2, buried=2, empty=1)
 """Buried cards weigh more: wins some Little Milligan deals the others miss."""
 

@@ -18,6 +18,7 @@ from engine.game import apply
 from engine.moves import Move
 from engine.solver._best import (
     BALANCED,
+    DIGGING,
     HOMEWARD,
     HOMEWARD_BARE,
     UNBURYING,
@@ -113,6 +114,7 @@ def _searches(
     if game.stock_cycle:
         return [
             (_best(state, quick, expired, BALANCED), 2),
+            (_best(state, quick, expired, DIGGING), 1),
             (_search(state, quick, expired), 1),
             (full, 1),
         ]
