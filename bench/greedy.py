@@ -53,16 +53,7 @@ def _stacks(state: GameState, lower: int, upper: int) -> bool:
 
 def _key(state: GameState) -> GameState:
     """Positions that differ only in the pass count play alike."""
-    return GameState(
-        state.variant,
-        state.tableau,
-        state.foundations,
-        state.stock,
-        state.waste,
-        state.reserve,
-        0,
-        state.base_rank,
-    )
+    return state.evolve(passes=0)
 
 
 def next_move(state: GameState, seen: set[GameState]) -> tuple[Move, GameState] | None:

@@ -19,17 +19,7 @@ def draw(rules: Rules, state: GameState) -> GameState:
         raise IllegalMove("the stock is empty; recycle the waste instead")
     cut = max(0, len(stock) - rules.draw)
     waste = state.waste + stock[cut:][::-1]
-    return GameState(
-        state.variant,
-        state.tableau,
-        state.foundations,
-        stock[:cut],
-        waste,
-        state.reserve,
-        state.passes,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(stock=stock[:cut], waste=waste)
 
 
 def recycle(rules: Rules, state: GameState) -> GameState:
@@ -40,17 +30,7 @@ def recycle(rules: Rules, state: GameState) -> GameState:
         raise IllegalMove("the waste is empty; there is nothing to turn over")
     if rules.recycles is not None and state.passes >= rules.recycles:
         raise IllegalMove(f"the waste may be turned over only {rules.recycles} times")
-    return GameState(
-        state.variant,
-        state.tableau,
-        state.foundations,
-        state.waste[::-1],
-        (),
-        state.reserve,
-        state.passes + 1,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(stock=state.waste[::-1], waste=(), passes=state.passes + 1)
 
 
 def deal_row(state: GameState) -> GameState:
@@ -63,17 +43,7 @@ def deal_row(state: GameState) -> GameState:
     tableau = tuple(
         (*pile, dealt[i]) if i < count else pile for i, pile in enumerate(state.tableau)
     )
-    return GameState(
-        state.variant,
-        tableau,
-        state.foundations,
-        stock[: len(stock) - count],
-        state.waste,
-        state.reserve,
-        state.passes,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(tableau=tableau, stock=stock[: len(stock) - count])
 
 
 def redeal(rules: Rules, state: GameState) -> GameState:
@@ -82,17 +52,7 @@ def redeal(rules: Rules, state: GameState) -> GameState:
         raise IllegalMove(_no_redeal(rules, state))
     cards = [card for pile in state.tableau for card in pile]
     order = redeal_order(rules, state.seed, state.passes + 1, cards)
-    return GameState(
-        state.variant,
-        fans(rules, order),
-        state.foundations,
-        state.stock,
-        state.waste,
-        state.reserve,
-        state.passes + 1,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(tableau=fans(rules, order), passes=state.passes + 1)
 
 
 def can_redeal(rules: Rules, state: GameState) -> bool:

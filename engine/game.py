@@ -123,17 +123,7 @@ def _move_card(rules: Rules, state: GameState, move: Move) -> GameState:
         foundations = _replaced(foundations, index, card)
     else:
         tableau = _placed(rules, tableau, move.dst_index or 0, card)
-    return GameState(
-        state.variant,
-        tableau,
-        foundations,
-        state.stock,
-        waste,
-        reserve,
-        state.passes,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(tableau=tableau, foundations=foundations, waste=waste, reserve=reserve)
 
 
 def _take_one(state: GameState, move: Move) -> tuple[int, Piles, tuple[int, ...], tuple[int, ...]]:
@@ -173,17 +163,7 @@ def _move_run(rules: Rules, state: GameState, move: Move) -> GameState:
     tableau = list(state.tableau)
     tableau[src] = pile[:-count]
     tableau[dst] = target + pile[-count:]
-    return GameState(
-        state.variant,
-        tuple(tableau),
-        state.foundations,
-        state.stock,
-        state.waste,
-        state.reserve,
-        state.passes,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(tableau=tuple(tableau))
 
 
 def _foundation_for(rules: Rules, state: GameState, card: int, index: int | None) -> int:

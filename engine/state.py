@@ -35,3 +35,32 @@ class GameState:
     """Rank every foundation starts from (Double Canfield 40 varies it)."""
     seed: bytes = field(default=b"", repr=False)
     """Race seed, kept where later deals need it (Little Billie's redeals)."""
+
+    def evolve(
+        self,
+        *,
+        tableau: tuple[tuple[int, ...], ...] | None = None,
+        foundations: tuple[int, ...] | None = None,
+        stock: tuple[int, ...] | None = None,
+        waste: tuple[int, ...] | None = None,
+        reserve: tuple[int, ...] | None = None,
+        passes: int | None = None,
+    ) -> GameState:
+        """This state with the fields given changed; a move never changes the
+        variant, the base rank or the seed.
+
+        Not `dataclasses.replace`: that takes 3.0 µs a call here against 1.6 µs
+        for this (1.3 µs for the bare constructor; timeit, Python 3.11,
+        2026-12-01), and the solver makes a state per child it tries.
+        """
+        return GameState(
+            self.variant,
+            self.tableau if tableau is None else tableau,
+            self.foundations if foundations is None else foundations,
+            self.stock if stock is None else stock,
+            self.waste if waste is None else waste,
+            self.reserve if reserve is None else reserve,
+            self.passes if passes is None else passes,
+            self.base_rank,
+            self.seed,
+        )

@@ -19,7 +19,7 @@ from engine._stock import deal_row
 from engine._tableau import run_length, takes
 from engine.moves import Move, Source
 from engine.rules import Rules
-from engine.solver._draws import stock_positions
+from engine.solver._draws import after_taking, drawn_row, stock_points
 from engine.solver._game import Game, home_heights, is_safe_home, known_targets, state_key
 from engine.solver._stuck import has_stuck_card
 from engine.state import GameState
@@ -114,17 +114,7 @@ def _rebuilt(
     waste: tuple[int, ...],
     reserve: tuple[int, ...],
 ) -> GameState:
-    return GameState(
-        state.variant,
-        tableau,
-        foundations,
-        state.stock,
-        waste,
-        reserve,
-        state.passes,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(tableau=tableau, foundations=foundations, waste=waste, reserve=reserve)
 
 
 def _run_children(game: Game, state: GameState, targets: Targets, moved: Moved) -> Iterator[Child]:
@@ -215,11 +205,25 @@ def _single_children(game: Game, state: GameState, src: Source) -> Iterator[Chil
 
 def _drawn_children(game: Game, state: GameState, targets: Targets) -> Iterator[Child]:
     """Waste plays after drawing: first every one that goes home, then the rest."""
-    positions = stock_positions(game.rules, state)
-    for prefix, drawn in positions:
-        for foundation in targets.get(drawn.waste[-1], ()):
-            moves, child, _ = _home_child(drawn, "w", 0, foundation)
-            yield (*prefix, *moves), child, None
-    for prefix, drawn in positions:
-        for moves, child, _ in _single_children(game, drawn, "w"):
-            yield (*prefix, *moves), child, None
+    rules = game.rules
+    points = stock_points(rules, state)
+    if not points:
+        return
+    row = drawn_row(state)
+    for point in points:
+        card = row[point[1] - 1]
+        for foundation in targets.get(card, ()):
+            tops = state.foundations
+            tops = (*tops[:foundation], card, *tops[foundation + 1 :])
+            move = Move("move", "w", 0, None, "f", foundation)
+            yield (*point[0], move), after_taking(state, row, point, foundations=tops), None
+    for point in points:
+        card = row[point[1] - 1]
+        empty_done = False
+        for dst, target in enumerate(state.tableau):
+            if not takes(rules, target, card) or (not target and empty_done):
+                continue
+            empty_done = game.sort_piles and (empty_done or not target)
+            tableau = (*state.tableau[:dst], (*target, card), *state.tableau[dst + 1 :])
+            move = Move("move", "w", 0, None, "t", dst)
+            yield (*point[0], move), after_taking(state, row, point, tableau=tableau), None

@@ -214,16 +214,8 @@ class Redealer:
                 slots.append(copies[card] * 52 + card)
                 copies[card] += 1
         slots.sort(key=place.__getitem__)
-        return GameState(
-            state.variant,
-            fans(self.rules, [slot % 52 for slot in slots]),
-            state.foundations,
-            state.stock,
-            state.waste,
-            state.reserve,
-            state.passes + 1,
-            state.base_rank,
-            state.seed,
+        return state.evolve(
+            tableau=fans(self.rules, [slot % 52 for slot in slots]), passes=state.passes + 1
         )
 
 

@@ -20,6 +20,9 @@ class Game:
     """Foundations are all of one kind (any suit, one direction)."""
     keep_passes: bool
     """Passes used change what is left to do (they are limited)."""
+    stock_cycle: bool = False
+    """The waste may be turned over without limit, so stock and waste are
+    one cycle of cards (see `stock_key`)."""
     stuck_cards: bool = False
     """Endgames may hold cards that can never leave their places (see
     `engine.solver._stuck`)."""
@@ -49,6 +52,7 @@ class Game:
             sort_piles=rules.stock != "deal",
             sort_foundations=alike and rules.foundation_suits[0] is None,
             keep_passes=rules.passes is not None,
+            stock_cycle=rules.stock == "draw" and rules.recycles is None,
             stuck_cards=rules.decks == 1 and rules.empty_pile == "king" and rules.build is not None,
             quick=quick,
             to_empty=tuple(takes(rules, (), card) for card in range(52)),
@@ -135,8 +139,30 @@ def state_key(game: Game, state: GameState) -> bytes:
     tops = array("b", sorted(state.foundations) if game.sort_foundations else state.foundations)
     if game.rules.stock == "deal":
         stock = bytes((len(state.stock),))
+    elif game.stock_cycle:
+        stock = stock_key(game.rules.draw, state.stock, state.waste)
     else:
         stock = bytes(state.stock) + b"\xfd" + bytes(state.waste)
     passes = state.passes if game.keep_passes else 0
     tail = bytes((len(state.reserve), passes))
     return b"\xfe".join(piles) + b"\xff" + tops.tobytes() + b"\xff" + stock + tail
+
+
+def stock_key(draw: int, stock: tuple[int, ...], waste: tuple[int, ...]) -> bytes:
+    """Stock and waste of a stock turned over without limit, as one cycle.
+
+    The cards in the order they are drawn (the waste's first drawn first,
+    then the stock's next card on) and how many of them lie on the waste.
+    Where that many is a multiple of the draw, or all of them, it is given
+    as none: proof that this merges only positions that play alike: from
+    the waste empty, drawing k times lays exactly ``k * draw`` cards on the
+    waste (or all of them at the end), and from any such split drawing to
+    the end and turning the waste over (which keeps the order) empties the
+    waste again. So each of these positions reaches every other by draws
+    and turn-overs alone, which change nothing else, and they are won or
+    lost alike. Other splits reach cards these do not and keep their own.
+    """
+    split = len(waste)
+    if not stock or split % draw == 0:
+        split = 0
+    return bytes(waste) + bytes(reversed(stock)) + bytes((0xFD, split))

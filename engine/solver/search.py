@@ -16,6 +16,15 @@ from typing import Any, Literal
 from engine.errors import EngineError
 from engine.game import apply
 from engine.moves import Move
+from engine.solver._best import (
+    BALANCED,
+    DIGGING,
+    HOMEWARD,
+    HOMEWARD_BARE,
+    UNBURYING,
+    BestFirst,
+    Weights,
+)
 from engine.solver._children import building_children
 from engine.solver._dfs import Search
 from engine.solver._fans import Fans
@@ -88,23 +97,54 @@ def solve(state: GameState, budget: Budget) -> Verdict:
 
 def _searches(
     state: GameState, game: Game, expired: Callable[[], bool] | None
-) -> list[tuple[Search[Any], int]]:
+) -> list[tuple[Search[Any] | BestFirst, int]]:
     """The searches that take turns, each with its share of a round's
-    positions; the full one last. In Little Milligan (the game that deals
-    rows) a greedy quick search, which finds most of its wins first, has
-    the largest share: there the full search wins only what a few thousand
-    positions settle, and proves few deals lost."""
+    positions; the full one last. Best-first searches (`engine.solver._best`)
+    find wins the depth-first ones miss: in Double Canfield 40 one of them
+    has half the positions; in Little Milligan (the game that deals rows)
+    three of them, each ordered by another score and each winning deals the
+    others do not, share them with a greedy depth-first search, which finds
+    many wins first, the quick search and the full one, which wins only what
+    a few thousand positions settle and proves few deals lost."""
     rules = game.rules
     full = _search(state, game, expired)
     if rules.build is None:
         return [(full, 1)]
     quick = replace(game, quick=True)
+    if game.stock_cycle:
+        return [
+            (_best(state, quick, expired, BALANCED), 2),
+            (_best(state, quick, expired, DIGGING), 1),
+            (_search(state, quick, expired), 1),
+            (full, 1),
+        ]
     if rules.stock != "deal":
         return [(_search(state, quick, expired), 1), (full, 2)]
     # The greedy search is narrow enough that checking for stuck cards at
     # the last deal costs it more time than the endgames it spares.
     greedy = replace(quick, greedy_home=True, stuck_cards=False)
-    return [(_search(state, greedy, expired), 3), (_search(state, quick, expired), 1), (full, 1)]
+    return [
+        (_best(state, quick, expired, HOMEWARD), 2),
+        (_best(state, quick, expired, HOMEWARD_BARE), 1),
+        (_best(state, quick, expired, UNBURYING), 2),
+        (_search(state, greedy, expired), 2),
+        (_search(state, quick, expired), 1),
+        (full, 1),
+    ]
+
+
+def _best(
+    state: GameState, game: Game, expired: Callable[[], bool] | None, weights: Weights
+) -> BestFirst:
+    return BestFirst(
+        game.rules,
+        partial(state_key, game),
+        is_won,
+        partial(building_children, game),
+        state,
+        expired=expired,
+        weights=weights,
+    )
 
 
 def _won(state: GameState, line: list[Move], nodes: int) -> Verdict:

@@ -55,7 +55,7 @@ def test_the_layout_of_many_positions(variant: str) -> None:
     for state in states:
         assert to_bytes(state) == plain_bytes(state), state
     for passes in (127, 128, 300_000):
-        state = replace(states[0], passes=passes)
+        state = states[0].evolve(passes=passes)
         assert to_bytes(state) == plain_bytes(state)
 
 
@@ -85,7 +85,7 @@ def test_only_billie_stores_its_seed() -> None:
 
 
 def test_unlimited_pass_counts_round_trip() -> None:
-    state = replace(new_game("double-canfield-40", SEED), passes=300_000)
+    state = new_game("double-canfield-40", SEED).evolve(passes=300_000)
     assert from_bytes(to_bytes(state)) == state
 
 
@@ -139,13 +139,13 @@ def test_a_byte_that_is_not_a_card_is_refused() -> None:
 
 def test_a_card_once_too_often_is_refused() -> None:
     state = new_game("little-milligan", SEED)
-    extra = replace(state, waste=(state.stock[0],))
+    extra = state.evolve(waste=(state.stock[0],))
     refused(to_bytes(extra))
 
 
 def test_foundation_of_the_wrong_suit_is_refused() -> None:
     state = new_game("little-billie", SEED)
-    wrong = replace(state, tableau=((),) * 26, foundations=(13, -1, -1, -1, -1, -1, -1, -1))
+    wrong = state.evolve(tableau=((),) * 26, foundations=(13, -1, -1, -1, -1, -1, -1, -1))
     refused(to_bytes(wrong))
 
 

@@ -3,7 +3,6 @@ before every racer still racing has seen it in their own game."""
 
 import random
 from collections import Counter
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -120,8 +119,7 @@ def test_every_foundation_is_hidden_while_any_card_on_one_is() -> None:
     """Stock positions of Little Forty start at 40; ``45`` is the sixth card drawn.
     Hiding only the foundation that grew would name its card: the one after the
     top shown before."""
-    state = replace(
-        TrackedGame.start(FORTY, DEAL_1).state,
+    state = TrackedGame.start(FORTY, DEAL_1).state.evolve(
         tableau=piles([], 10),
         foundations=(card("3c"), card("Ah"), *[EMPTY] * 6),
         stock=(),

@@ -133,14 +133,4 @@ def _plain(state: GameState, unlimited: bool) -> GameState:
     """The state itself, with the pass count dropped where passes are unlimited."""
     if not unlimited:
         return state
-    return GameState(
-        state.variant,
-        state.tableau,
-        state.foundations,
-        state.stock,
-        state.waste,
-        state.reserve,
-        0,
-        state.base_rank,
-        state.seed,
-    )
+    return state.evolve(passes=0)

@@ -1,6 +1,5 @@
 """Little Billie's chosen moves and blocked last deals, against an exhaustive search."""
 
-import dataclasses
 import random
 
 import pytest
@@ -33,7 +32,7 @@ def test_last_deals_found_blocked_are_never_winnable() -> None:
     found = {"blocked": 0, "winnable": 0}
     for index in range(60):
         state = tiny_position(BILLIE, rng, rng.randint(8, 14), crowded=index % 2 == 1)
-        state = dataclasses.replace(state, passes=RULES.redeals)
+        state = state.evolve(passes=RULES.redeals)
         is_blocked, can_win = blocked(RULES, state), winnable(state)
         assert not (is_blocked and can_win)
         found["blocked"] += is_blocked

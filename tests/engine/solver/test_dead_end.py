@@ -1,7 +1,6 @@
 """Whether a card can still go home, against hand-made positions whose answer
 is known and an exhaustive search that shares no code with the walk."""
 
-import dataclasses
 import random
 from collections import deque
 
@@ -27,7 +26,7 @@ KINGS = ["Kd", "Kd", "Kh", "Kh", "Ks", "Ks", "Kc", "Kc"]
 def home_reachable(start: GameState) -> bool:
     """Every position reachable by moves that send no card home, listed in full."""
     unlimited = find_variant(start.variant).passes is None
-    seen = {dataclasses.replace(start, passes=0) if unlimited else start}
+    seen = {start.evolve(passes=0) if unlimited else start}
     queue = deque([start])
     while queue:
         moves = legal_moves(state := queue.popleft())
@@ -35,7 +34,7 @@ def home_reachable(start: GameState) -> bool:
             return True
         for move in moves:
             child = apply(state, move)
-            plain = dataclasses.replace(child, passes=0) if unlimited else child
+            plain = child.evolve(passes=0) if unlimited else child
             if plain not in seen:
                 seen.add(plain)
                 queue.append(child)

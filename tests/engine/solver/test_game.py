@@ -1,6 +1,7 @@
 """Canonical keys and safe moves home."""
 
-from engine import find_variant
+from engine import _stock, find_variant
+from engine.rules import Rules
 from engine.solver._game import Game, home_heights, is_safe_home, state_key
 from engine.state import GameState
 from tests.engine._positions import (
@@ -69,3 +70,45 @@ def test_a_two_is_safe_home_while_aces_are_out_since_they_never_need_it() -> Non
     assert is_safe_home(rules, state, card("2h"), home_heights(rules, state))
     three = little_milligan(["3h"], foundations=["2h"])
     assert not is_safe_home(rules, three, card("3h"), home_heights(rules, three))
+
+
+def test_double_canfield_stock_splits_a_draw_apart_share_a_key() -> None:
+    columns = ["Kc", "5h"]
+    order = "2c 3c 4c 5c 6c 7c 8c"  # drawn in this order
+    drawn = order.split()
+
+    def at(split: int) -> bytes:
+        waste = " ".join(drawn[:split])
+        stock = " ".join(reversed(drawn[split:]))
+        return key(double_canfield(columns, reserve="9d", stock=stock, waste=waste))
+
+    assert at(0) == at(3) == at(6) == at(7)
+    assert len({at(0), at(1), at(2), at(4), at(5)}) == 5
+    assert at(1) != at(4)
+
+
+def test_double_canfield_stock_keys_match_exactly_when_draws_lead_both_ways() -> None:
+    rules = find_variant("double-canfield-40")
+    game = Game.of(rules)
+    for size in range(1, 11):
+        order = tuple(range(size))
+        states = [
+            double_canfield(["Kc"], reserve="9d").evolve(
+                stock=tuple(reversed(order[split:])), waste=order[:split]
+            )
+            for split in range(size + 1)
+        ]
+        reach = [_by_draws(rules, state) for state in states]
+        for one, a in zip(states, reach, strict=True):
+            for two, b in zip(states, reach, strict=True):
+                both_ways = two.waste in a and one.waste in b
+                assert (state_key(game, one) == state_key(game, two)) == both_ways
+
+
+def _by_draws(rules: Rules, state: GameState) -> set[tuple[int, ...]]:
+    """The wastes reached by draws and turn-overs alone."""
+    found = {state.waste}
+    for _ in range(3 * len(state.stock + state.waste) + 2):
+        state = _stock.draw(rules, state) if state.stock else _stock.recycle(rules, state)
+        found.add(state.waste)
+    return found

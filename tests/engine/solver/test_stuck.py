@@ -1,7 +1,6 @@
 """Little Milligan endgames with a card that can never leave its place,
 against an exhaustive search."""
 
-import dataclasses
 import random
 
 from engine import GameState, find_variant
@@ -55,4 +54,4 @@ def _in_three_piles(rng: random.Random, state: GameState) -> GameState:
     cards = [card for pile in state.tableau for card in pile] + list(state.stock)
     rng.shuffle(cards)
     piles = [tuple(cards[start::3]) for start in range(3)] + [()] * 5
-    return dataclasses.replace(state, stock=(), tableau=tuple(piles))
+    return state.evolve(stock=(), tableau=tuple(piles))
