@@ -50,6 +50,27 @@ Version = Annotated[int, Field(ge=0, le=limits.MAX_MOVES)]
 """A game's version: the number of moves applied to it."""
 Progress = Annotated[int, Field(ge=0, le=limits.MAX_CARDS)]
 Name = Annotated[str, _text(limits.MAX_NAME_CHARS), AfterValidator(_printable)]
+AccountName = Annotated[
+    str,
+    StringConstraints(
+        min_length=limits.MIN_ACCOUNT_NAME_CHARS, max_length=limits.MAX_ACCOUNT_NAME_CHARS
+    ),
+    AfterValidator(_printable),
+]
+"""An account's name as typed; the server applies the rest of the rules
+(docs/accounts.md: normalisation, case folding, confusable characters)."""
+AccountKey = Annotated[
+    str,
+    StringConstraints(
+        min_length=limits.MIN_ACCOUNT_KEY_CHARS,
+        max_length=limits.MAX_TOKEN_CHARS,
+        pattern=r"^[A-Za-z0-9_-]+$",
+    ),
+]
+"""The secret that signs an account in; the server keeps only its hash."""
+Rating = Annotated[int, Field(ge=-100_000, le=100_000)]
+"""A rating as shown: an integer around 1500 (docs/accounts.md)."""
+PageSize = Annotated[int, Field(ge=1, le=limits.MAX_PAGE)]
 Text = Annotated[str, StringConstraints(max_length=limits.MAX_MESSAGE_CHARS)]
 ClientName = Annotated[str, StringConstraints(max_length=limits.MAX_CLIENT_NAME_CHARS)]
 MoveText = Annotated[str, _text(limits.MAX_MOVE_CHARS), AfterValidator(_printable)]

@@ -6,12 +6,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from protocol import limits
 from protocol._types import (
+    AccountKey,
+    AccountName,
     ClientName,
     Model,
     MoveId,
     MoveText,
     Name,
+    PageSize,
     RequestId,
     Role,
     RoomCode,
@@ -41,6 +45,8 @@ class CreateRoom(Model):
     variant: VariantKey
     name: Name
     settings: Settings = Settings()
+    bot: bool = False
+    """The seat is played by a program: never rated, marked as a bot."""
 
 
 class JoinRoom(Model):
@@ -48,7 +54,10 @@ class JoinRoom(Model):
     id: RequestId
     code: RoomCode
     name: Name
+    """Ignored for a signed-in player, who takes their account's name."""
     role: Role = "player"
+    bot: bool = False
+    """The seat is played by a program: never rated, marked as a bot."""
 
 
 class Resume(Model):
@@ -124,6 +133,74 @@ class AskHint(Model):
     id: RequestId
 
 
+class CreateAccount(Model):
+    """Make an account named ``name``; the reply carries its key, once. The
+    connection is then signed in as it."""
+
+    type: Literal["create_account"] = "create_account"
+    id: RequestId
+    name: AccountName
+
+
+class SignIn(Model):
+    """Sign this connection in; the rooms it creates or joins from now on seat the
+    account (under the account's name). A seat taken before keeps what it was."""
+
+    type: Literal["sign_in"] = "sign_in"
+    id: RequestId
+    key: AccountKey
+
+
+class RenameAccount(Model):
+    """Signed in: give the account a new name (the same rules as a new account's)."""
+
+    type: Literal["rename_account"] = "rename_account"
+    id: RequestId
+    name: AccountName
+
+
+class DeleteAccount(Model):
+    """Signed in: delete the account, its ratings, history and records. ``name``
+    must be the account's name, as a check that this is the account meant."""
+
+    type: Literal["delete_account"] = "delete_account"
+    id: RequestId
+    name: AccountName
+
+
+class GetProfile(Model):
+    """Anyone: an account's ratings, recent races and best times."""
+
+    type: Literal["get_profile"] = "get_profile"
+    id: RequestId
+    name: AccountName
+
+
+class GetHistory(Model):
+    """Anyone: an account's races, newest first, ``limit`` at a time. ``before``
+    is the ``next_before`` of the previous page (``None``: from the newest)."""
+
+    type: Literal["get_history"] = "get_history"
+    id: RequestId
+    name: AccountName
+    variant: VariantKey | None = None
+    """Only races of this game."""
+    before: Annotated[int, Field(ge=0)] | None = None
+    limit: PageSize = 20
+
+
+class GetLeaderboard(Model):
+    """Anyone: a game's accounts by rating (at least the server's minimum of rated
+    races), or with ``deal_number`` the fastest wins of that public deal."""
+
+    type: Literal["get_leaderboard"] = "get_leaderboard"
+    id: RequestId
+    variant: VariantKey
+    deal_number: Annotated[int, Field(ge=1, le=limits.MAX_DEAL_NUMBER)] | None = None
+    offset: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    limit: PageSize = 20
+
+
 class Ping(Model):
     type: Literal["ping"] = "ping"
     id: RequestId
@@ -143,6 +220,13 @@ ClientMessage = Annotated[
     | RequestRematch
     | Sync
     | AskHint
+    | CreateAccount
+    | SignIn
+    | RenameAccount
+    | DeleteAccount
+    | GetProfile
+    | GetHistory
+    | GetLeaderboard
     | Ping,
     Field(discriminator="type"),
 ]

@@ -19,6 +19,7 @@ from protocol._types import (
     Name,
     PlayerOutcome,
     Progress,
+    Rating,
     Seat,
     SeedHex,
     TimeMs,
@@ -27,12 +28,18 @@ from protocol._types import (
 )
 from protocol.board import BoardView
 from protocol.models import DealVerdict, HostEnd, PlayerResult, RaceSummary, Settings
+from protocol.records import RatingChange, SeatRating
 
 
 class PlayerJoined(Model):
     type: Literal["player_joined"] = "player_joined"
     seat: Seat
     name: Name
+    account: bool = False
+    """As in `PlayerInfo`: signed in, a bot, the account's rating for the room's game."""
+    bot: bool = False
+    rating: Rating | None = None
+    provisional: bool = False
 
 
 class PlayerLeft(Model):
@@ -68,6 +75,9 @@ class SettingsChanged(Model):
     type: Literal["settings"] = "settings"
     variant: VariantKey
     settings: Settings
+    ratings: tuple[SeatRating, ...] = ()
+    """Each seated account's rating for ``variant`` (accounts with none left out);
+    replaces every player's ``rating``."""
 
 
 class ReadyChanged(Model):
@@ -161,6 +171,14 @@ class DealAnalysed(Model):
     verdict: DealVerdict
 
 
+class RaceRated(Model):
+    """A rated race's ratings are settled, once, some time after ``race_over``."""
+
+    type: Literal["race_rated"] = "race_rated"
+    race_no: Annotated[int, Field(ge=1)]
+    changes: Annotated[tuple[RatingChange, ...], Field(max_length=limits.MAX_PLAYERS)]
+
+
 class Rematch(Model):
     """Back to the lobby for race ``race_no``; nobody is ready."""
 
@@ -187,6 +205,7 @@ RoomEvent = Annotated[
     | BoardShown
     | RaceOver
     | DealAnalysed
+    | RaceRated
     | Rematch,
     Field(discriminator="type"),
 ]

@@ -11,6 +11,15 @@ MAX_SERVER_FRAME = 8 * 1024 * 1024
 
 MAX_REQUEST_ID = 2**31 - 1
 MAX_NAME_CHARS = 24
+MIN_ACCOUNT_NAME_CHARS = 3
+MAX_ACCOUNT_NAME_CHARS = 20
+"""An account's name, counted after Unicode normalisation (NFKC)."""
+MIN_ACCOUNT_KEY_CHARS = 22
+"""An account key is at least 128 random bits in URL-safe base64."""
+MAX_PAGE = 100
+"""Most lines one history or leaderboard reply carries."""
+MAX_HISTORY = 1000
+"""Races kept in an account's history; older ones are dropped."""
 MAX_CLIENT_NAME_CHARS = 64
 MAX_MOVE_CHARS = 24
 MAX_MOVE_ID_CHARS = 32

@@ -20,6 +20,7 @@ from protocol._types import (
     PlayerOutcome,
     Progress,
     RankReason,
+    Rating,
     RoomCode,
     Seat,
     SeedHex,
@@ -27,6 +28,7 @@ from protocol._types import (
     VariantKey,
     Verdict,
 )
+from protocol.records import RatingChange
 
 
 class Settings(Model):
@@ -47,11 +49,19 @@ class Settings(Model):
     (each used once); cannot be combined with ``deal_number``."""
     practice: bool = False
     """A practice room: players may ask for ``hint``s. Never a ranked race."""
+    rated: bool = False
+    """A race with two or more accounts racing changes their ratings
+    (docs/accounts.md). Not in practice rooms nor on a public deal, which anyone
+    may have played before."""
 
     @model_validator(mode="after")
     def _one_deal_source(self) -> Settings:
         if self.winnable_only and self.deal_number is not None:
             raise ValueError("winnable_only deals from the pool; leave deal_number out")
+        if self.rated and self.practice:
+            raise ValueError("a practice room is never rated; leave one of them out")
+        if self.rated and self.deal_number is not None:
+            raise ValueError("a rated race deals a secret deal; leave deal_number out")
         return self
 
 
@@ -83,6 +93,14 @@ class PlayerInfo(Model):
     """Warned for idling (``idle_warning``) with no move since: when the race ends for
     this player with ``timeout`` unless they move first. ``None`` when no warning stands.
     Optional on the wire (older servers leave it out)."""
+    account: bool = False
+    """Signed in: ``name`` is the account's; otherwise a guest (or a bot)."""
+    bot: bool = False
+    """Played by a program; never rated."""
+    rating: Rating | None = None
+    """The account's rating for the room's game; ``None`` for guests, bots and an
+    account with no rated race of this game."""
+    provisional: bool = False
 
 
 class DealVerdict(Model):
@@ -153,6 +171,9 @@ class RoomSnapshot(Model):
     last_race: RaceSummary | None = None
     """The room's previous race (``race_no - 1``) in brief, from the rematch on;
     ``None`` in the first race. Optional on the wire."""
+    rating_changes: tuple[RatingChange, ...] | None = None
+    """Once a finished rated race has been rated: each account's change
+    (``race_rated``). Optional on the wire."""
 
 
 class LogEntry(Model):

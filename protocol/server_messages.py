@@ -6,7 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from protocol import limits
 from protocol._types import (
+    AccountKey,
+    AccountName,
     DurationMs,
     GameOutcome,
     Model,
@@ -20,6 +23,7 @@ from protocol._types import (
     Text,
     TimeMs,
     Token,
+    VariantKey,
     Verdict,
     Version,
 )
@@ -27,6 +31,7 @@ from protocol.board import BoardView
 from protocol.errors import ErrorCode
 from protocol.events import RaceOver, RoomEvent
 from protocol.models import Limits, RoomSnapshot
+from protocol.records import AccountInfo, HistoryEntry, LeaderboardRow, Profile
 
 
 class Welcome(Model):
@@ -153,6 +158,56 @@ class DeadEnd(Model):
     at_ms: TimeMs
 
 
+class AccountCreated(Model):
+    """Reply to ``create_account``: keep ``key``, it is never shown again. The
+    connection is signed in as the new account."""
+
+    type: Literal["account_created"] = "account_created"
+    id: RequestId
+    account: AccountInfo
+    key: AccountKey
+
+
+class SignedIn(Model):
+    """Reply to ``sign_in`` and ``rename_account``: the account as it is now."""
+
+    type: Literal["signed_in"] = "signed_in"
+    id: RequestId
+    account: AccountInfo
+
+
+class ProfileReply(Model):
+    """Reply to ``get_profile``."""
+
+    type: Literal["profile"] = "profile"
+    id: RequestId
+    profile: Profile
+
+
+class HistoryReply(Model):
+    """Reply to ``get_history``: one page, newest first. ``next_before`` asks for
+    the next page; ``None`` when this is the last."""
+
+    type: Literal["history"] = "history"
+    id: RequestId
+    name: AccountName
+    races: Annotated[tuple[HistoryEntry, ...], Field(max_length=limits.MAX_PAGE)]
+    next_before: Annotated[int, Field(ge=0)] | None = None
+
+
+class LeaderboardReply(Model):
+    """Reply to ``get_leaderboard``: rows ``offset`` + 1 onwards; ``total`` lines in all."""
+
+    type: Literal["leaderboard"] = "leaderboard"
+    id: RequestId
+    variant: VariantKey
+    deal_number: Annotated[int, Field(ge=1, le=limits.MAX_DEAL_NUMBER)] | None = None
+    rows: Annotated[tuple[LeaderboardRow, ...], Field(max_length=limits.MAX_PAGE)]
+    total: Annotated[int, Field(ge=0)]
+    min_races: Annotated[int, Field(ge=0)] = 0
+    """For a rating board: the rated races an account needs to appear on it."""
+
+
 class GoingAway(Model):
     """The server is shutting down: reconnect (maybe to another server) and ``resume``."""
 
@@ -173,6 +228,11 @@ ServerMessage = Annotated[
     | Pong
     | Hint
     | DeadEnd
+    | AccountCreated
+    | SignedIn
+    | ProfileReply
+    | HistoryReply
+    | LeaderboardReply
     | GoingAway,
     Field(discriminator="type"),
 ]

@@ -20,6 +20,25 @@ entry there, so this one key is shared by every room: the store needs a single
 Redis (or Valkey), not a cluster. Pwinnable:<game> is the set of secret seeds of
 that game the solver has proven winnable (the pool winnable-only rooms draw from).
 
+What outlives a room (docs/accounts.md) has no expiry. An account (id A, random
+hex) keeps its keys under the hash tag {a:A}, so one script can change them all:
+
+    P{a:A}:account   hash: name, name_key, key (sha256 hex of the account key),
+                     created_ms, deleting ("1" while `account delete` runs)
+    P{a:A}:ratings   hash: game -> msgpack [mu, sigma, rated races]
+    P{a:A}:history   list, newest first, of packed `HistoryEntry` (server.accounts.codec),
+                     trimmed to `MAX_HISTORY`
+    P{a:A}:best      hash: "<game>:<deal number>" -> msgpack [elapsed_ms, at_ms]
+    P{a:A}:done:<R>  string, expiring: race R (room code, race no, start ms) is
+                     recorded in this account already
+
+Indexes, each its own tag so they spread over a cluster's slots:
+
+    Pname:{<N>}         string: account id of the account whose name key hashes to N
+    Pkey:{<K>}          string: account id of the account key whose sha256 hex is K
+    Pboard:{<game>}     sorted set: account ids by rating (those with enough rated races)
+    Pdeal:{<game>:<n>}  sorted set: account ids by their fastest win of public deal n (ms)
+
 Seats run from 0 to `SEATS` - 1; scripts that touch every seat's game get the keys
 of all of them (`RoomKeys.all_seats`), so each script declares every key it touches.
 """
@@ -113,6 +132,68 @@ class StoreKeys:
     def winnable(self, variant: str) -> str:
         """The set of proven-winnable secret seeds of game `variant`."""
         return f"{self.prefix}winnable:{variant}"
+
+    def account(self, account_id: str) -> AccountKeys:
+        return AccountKeys(self.prefix, account_id)
+
+    @property
+    def index(self) -> IndexKeys:
+        return IndexKeys(self.prefix)
+
+
+@dataclass(frozen=True)
+class AccountKeys:
+    """Key names of one account; see the module doc for what each holds."""
+
+    prefix: str
+    account_id: str
+
+    @cached_property
+    def base(self) -> str:
+        return f"{self.prefix}{{a:{self.account_id}}}:"
+
+    @property
+    def account(self) -> str:
+        return self.base + "account"
+
+    @property
+    def ratings(self) -> str:
+        return self.base + "ratings"
+
+    @property
+    def history(self) -> str:
+        return self.base + "history"
+
+    @property
+    def best(self) -> str:
+        return self.base + "best"
+
+    def done(self, race: str) -> str:
+        """The marker that race `race` is recorded in this account."""
+        return f"{self.base}done:{race}"
+
+
+@dataclass(frozen=True)
+class IndexKeys:
+    """Key names of the indexes across accounts; see the module doc."""
+
+    prefix: str
+
+    def name(self, name_digest: str) -> str:
+        """Which account holds the name whose name key hashes (sha256 hex) to `name_digest`."""
+        return f"{self.prefix}name:{{{name_digest}}}"
+
+    def key(self, key_digest: str) -> str:
+        """Which account the key whose sha256 hex is `key_digest` signs in."""
+        return f"{self.prefix}key:{{{key_digest}}}"
+
+    def board(self, variant: str) -> str:
+        """The rating leaderboard of game `variant`."""
+        return f"{self.prefix}board:{{{variant}}}"
+
+    def deal(self, variant: str, deal_number: int) -> str:
+        """The fastest wins of public deal `deal_number` of game `variant`."""
+        return f"{self.prefix}deal:{{{variant}:{deal_number}}}"
 
 
 def deadlines_key(prefix: str) -> str:

@@ -60,7 +60,8 @@ settings = st.builds(
     lambda chosen: st.builds(
         p.Settings.model_validate,
         st.just(chosen.model_dump())
-        | st.just({**chosen.model_dump(), "deal_number": None, "winnable_only": True}),
+        | st.just({**chosen.model_dump(), "deal_number": None, "winnable_only": True})
+        | st.just({**chosen.model_dump(), "deal_number": None, "practice": False, "rated": True}),
     )
 )
 verdicts = st.sampled_from(get_args(Verdict))
@@ -86,8 +87,83 @@ boards = st.builds(
     progress=progresses,
     total=st.sampled_from([52, 104]),
 )
+account_names = st.text(_PRINTABLE, min_size=3, max_size=20).filter(
+    lambda s: s.isprintable() and not s.isspace()
+)
+account_keys = st.text(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-", min_size=22, max_size=64
+)
+ratings = st.integers(-100_000, 100_000)
+deal_numbers = st.integers(1, limits.MAX_DEAL_NUMBER)
+game_ratings = st.builds(
+    p.GameRating,
+    variant=variants,
+    rating=ratings,
+    provisional=st.booleans(),
+    races=st.integers(0, 10**6),
+    mu=st.floats(-100, 100),
+    sigma=st.floats(0.001, 20),
+)
+account_infos = st.builds(
+    p.AccountInfo,
+    name=account_names,
+    created_ms=times,
+    ratings=st.lists(game_ratings, max_size=4).map(tuple),
+)
+history_entries = st.builds(
+    p.HistoryEntry,
+    at_ms=times,
+    variant=variants,
+    code=codes,
+    race_no=st.integers(1, 1000),
+    deal_number=st.none() | deal_numbers,
+    rated=st.booleans(),
+    practice=st.booleans(),
+    place=st.integers(1, limits.MAX_PLAYERS),
+    racers=st.integers(1, limits.MAX_PLAYERS),
+    outcome=finish_outcomes,
+    progress=progresses,
+    elapsed_ms=times,
+    moves=versions,
+    rating_before=st.none() | ratings,
+    rating_after=st.none() | ratings,
+)
+best_times = st.builds(
+    p.BestTime, variant=variants, deal_number=deal_numbers, elapsed_ms=times, at_ms=times
+)
+profiles = st.builds(
+    p.Profile,
+    name=account_names,
+    created_ms=times,
+    ratings=st.lists(game_ratings, max_size=4).map(tuple),
+    recent=st.lists(history_entries, max_size=3).map(tuple),
+    best=st.lists(best_times, max_size=3).map(tuple),
+)
+leaderboard_rows = st.builds(
+    p.LeaderboardRow,
+    place=st.integers(1, 10**6),
+    name=account_names,
+    rating=st.none() | ratings,
+    provisional=st.booleans(),
+    races=st.integers(0, 10**6),
+    elapsed_ms=st.none() | times,
+    at_ms=st.none() | times,
+)
+rating_changes = st.builds(
+    p.RatingChange,
+    seat=seats,
+    name=account_names,
+    before=ratings,
+    after=ratings,
+    provisional=st.booleans(),
+)
+seat_ratings = st.builds(p.SeatRating, seat=seats, rating=ratings, provisional=st.booleans())
 player_infos = st.builds(
     p.PlayerInfo,
+    account=st.booleans(),
+    bot=st.booleans(),
+    rating=st.none() | ratings,
+    provisional=st.booleans(),
     seat=seats,
     name=names,
     ready=st.booleans(),
@@ -130,6 +206,7 @@ snapshots = st.builds(
     seed=st.none() | seeds,
     verdict=st.none() | deal_verdicts,
     last_race=st.none() | race_summaries,
+    rating_changes=st.none() | st.lists(rating_changes, max_size=4).map(tuple),
 )
 log_entries = st.builds(p.LogEntry, move=move_texts, at_ms=times, move_id=move_ids)
 results = st.builds(
@@ -148,12 +225,25 @@ results = st.builds(
 )
 
 EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
-    p.PlayerJoined: st.builds(p.PlayerJoined, seat=seats, name=names),
+    p.PlayerJoined: st.builds(
+        p.PlayerJoined,
+        seat=seats,
+        name=names,
+        account=st.booleans(),
+        bot=st.booleans(),
+        rating=st.none() | ratings,
+        provisional=st.booleans(),
+    ),
     p.PlayerLeft: st.builds(p.PlayerLeft, seat=seats, away=st.booleans()),
     p.PlayerBack: st.builds(p.PlayerBack, seat=seats),
     p.HostChanged: st.builds(p.HostChanged, seat=st.none() | seats),
     p.SpectatorCount: st.builds(p.SpectatorCount, count=st.integers(0, limits.MAX_SPECTATORS)),
-    p.SettingsChanged: st.builds(p.SettingsChanged, variant=variants, settings=settings),
+    p.SettingsChanged: st.builds(
+        p.SettingsChanged,
+        variant=variants,
+        settings=settings,
+        ratings=st.lists(seat_ratings, max_size=4).map(tuple),
+    ),
     p.ReadyChanged: st.builds(p.ReadyChanged, seat=seats, ready=st.booleans()),
     p.Countdown: st.builds(
         p.Countdown,
@@ -196,18 +286,26 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     ),
     p.IdleWarning: st.builds(p.IdleWarning, seat=seats, timeout_at_ms=times),
     p.DealAnalysed: st.builds(p.DealAnalysed, verdict=deal_verdicts),
+    p.RaceRated: st.builds(
+        p.RaceRated,
+        race_no=st.integers(1, 1000),
+        changes=st.lists(rating_changes, max_size=limits.MAX_PLAYERS).map(tuple),
+    ),
 }
 events = st.one_of(list(EVENTS.values()))
 
 CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     p.Hello: st.builds(p.Hello, id=ids, version=st.integers(0, 9), client=st.text(max_size=64)),
-    p.CreateRoom: st.builds(p.CreateRoom, id=ids, variant=variants, name=names, settings=settings),
+    p.CreateRoom: st.builds(
+        p.CreateRoom, id=ids, variant=variants, name=names, settings=settings, bot=st.booleans()
+    ),
     p.JoinRoom: st.builds(
         p.JoinRoom,
         id=ids,
         code=codes,
         name=names,
         role=st.sampled_from(["player", "spectator"]),
+        bot=st.booleans(),
     ),
     p.Resume: st.builds(p.Resume, id=ids, token=tokens, last_seq=st.integers(0, 2**53)),
     p.Leave: st.builds(p.Leave, id=ids),
@@ -221,6 +319,27 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     p.RequestRematch: st.builds(p.RequestRematch, id=ids),
     p.Sync: st.builds(p.Sync, id=ids),
     p.AskHint: st.builds(p.AskHint, id=ids),
+    p.CreateAccount: st.builds(p.CreateAccount, id=ids, name=account_names),
+    p.SignIn: st.builds(p.SignIn, id=ids, key=account_keys),
+    p.RenameAccount: st.builds(p.RenameAccount, id=ids, name=account_names),
+    p.DeleteAccount: st.builds(p.DeleteAccount, id=ids, name=account_names),
+    p.GetProfile: st.builds(p.GetProfile, id=ids, name=account_names),
+    p.GetHistory: st.builds(
+        p.GetHistory,
+        id=ids,
+        name=account_names,
+        variant=st.none() | variants,
+        before=st.none() | st.integers(0, 2**31),
+        limit=st.integers(1, limits.MAX_PAGE),
+    ),
+    p.GetLeaderboard: st.builds(
+        p.GetLeaderboard,
+        id=ids,
+        variant=variants,
+        deal_number=st.none() | deal_numbers,
+        offset=st.integers(0, 1_000_000),
+        limit=st.integers(1, limits.MAX_PAGE),
+    ),
     p.Ping: st.builds(p.Ping, id=ids),
 }
 
@@ -284,6 +403,25 @@ SERVER: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         p.Hint, id=ids, version=versions, verdict=verdicts, move=st.none() | move_texts
     ),
     p.DeadEnd: st.builds(p.DeadEnd, version=versions, at_ms=times),
+    p.AccountCreated: st.builds(p.AccountCreated, id=ids, account=account_infos, key=account_keys),
+    p.SignedIn: st.builds(p.SignedIn, id=ids, account=account_infos),
+    p.ProfileReply: st.builds(p.ProfileReply, id=ids, profile=profiles),
+    p.HistoryReply: st.builds(
+        p.HistoryReply,
+        id=ids,
+        name=account_names,
+        races=st.lists(history_entries, max_size=3).map(tuple),
+        next_before=st.none() | st.integers(0, 2**31),
+    ),
+    p.LeaderboardReply: st.builds(
+        p.LeaderboardReply,
+        id=ids,
+        variant=variants,
+        deal_number=st.none() | deal_numbers,
+        rows=st.lists(leaderboard_rows, max_size=3).map(tuple),
+        total=st.integers(0, 10**6),
+        min_races=st.integers(0, 100),
+    ),
     p.GoingAway: st.builds(
         p.GoingAway, reconnect_in_ms=times, message=st.text(max_size=limits.MAX_MESSAGE_CHARS)
     ),
