@@ -249,9 +249,7 @@ def rematch(room: Room, seat: int, secret: bytes, stats: Mapping[int, PlayerStat
     over = results(room, stats)
     last_race = None if over is None else summary(over, room.variant)
     gone = [player.seat for player in room.players if player.away]
-    players = tuple(
-        Player(p.seat, p.name, process=p.process, token=p.token) for p in room.players if not p.away
-    )
+    players = tuple(p.seated_again for p in room.players if not p.away)
     room = replace(
         room,
         secret=secret,

@@ -42,6 +42,14 @@ class Seated(Protocol):
     def outcome(self) -> PlayerOutcome: ...
     @property
     def finished_at_ms(self) -> int | None: ...
+    @property
+    def account(self) -> str: ...
+    @property
+    def bot(self) -> bool: ...
+    @property
+    def rating(self) -> int | None: ...
+    @property
+    def provisional(self) -> bool: ...
 
 
 PlayerT = TypeVar("PlayerT", bound=Seated)
@@ -135,6 +143,10 @@ def player_info(player: Seated, stats: PlayerStats, idle_timeout_at_ms: int | No
         moves=stats.moves,
         finished_at_ms=player.finished_at_ms,
         idle_timeout_at_ms=idle_timeout_at_ms,
+        account=bool(player.account),
+        bot=player.bot,
+        rating=player.rating,
+        provisional=player.provisional,
     )
 
 

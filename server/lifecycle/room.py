@@ -77,6 +77,27 @@ class Player:
     """The server process holding the player's socket ('' while away; `presence`)."""
     token: str = ""
     """The hash of the token that holds the seat: only it can resume the seat."""
+    account: str = ""
+    """The id of the account seated here ('' for a guest or a bot)."""
+    bot: bool = False
+    """Played by a program: never rated."""
+    rating: int | None = None
+    """The account's shown rating for the room's game, as the lobby last learnt it."""
+    provisional: bool = False
+
+    @property
+    def seated_again(self) -> Player:
+        """The same person in the same seat, for the next race: nothing of this race."""
+        return Player(
+            self.seat,
+            self.name,
+            process=self.process,
+            token=self.token,
+            account=self.account,
+            bot=self.bot,
+            rating=self.rating,
+            provisional=self.provisional,
+        )
 
 
 @dataclass(frozen=True, slots=True)
