@@ -6,6 +6,7 @@ error is a `StoreError`; `StoreUnavailable` means Redis could not serve the call
 """
 
 from server.store._feed import FeedEvent, RoomFeed, RoomGap
+from server.store._records import DealWin, RatingMove, Recorded, StoredRating
 from server.store._store import Store
 from server.store._types import (
     AlreadyFinished,
@@ -25,18 +26,22 @@ from server.store._types import (
 __all__ = [
     "AlreadyFinished",
     "CommitResult",
+    "DealWin",
     "Duplicate",
     "FeedEvent",
     "LoggedMove",
     "MoveCommit",
     "NotFound",
     "PlayerRecord",
+    "RatingMove",
+    "Recorded",
     "RoomFeed",
     "RoomGap",
     "RoomRecord",
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "StoredRating",
     "TokenBinding",
     "VersionConflict",
 ]
