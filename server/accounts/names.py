@@ -14,8 +14,8 @@ well: Unicode's confusables list has some lookalikes only as capitals (the
 Cyrillic capitals Ve, En and Ka look like Latin B, H and K, their small letters like
 nothing Latin), so folding case first would lose them. ``Ada``,
 ``ADA``, ``ada`` and the Cyrillic-A ``Ada`` all have the key ``ada``; so does ``Ada``
-written in Cyrillic letters throughout (which passes the script rule). The index stores the sha256 hex
-of the key (`name_digest`), so its Redis key names stay ASCII.
+written in Cyrillic letters throughout (which passes the script rule). The index
+stores the sha256 hex of the key (`name_digest`), so its Redis key names stay ASCII.
 
 The confusables are Unicode's own ``confusables.txt`` (UTS #39 data, Unicode License
 V3, in ``data/``); each character's script comes from the ``confusable-homoglyphs``
