@@ -82,10 +82,13 @@ class StoreAccounts(StoreAccountReads):
         return False
 
     @translated
-    async def load_account(self, account_id: str) -> AccountRecord | None:
-        """The account, or None when it does not exist (a delete under way included)."""
+    async def load_account(
+        self, account_id: str, *, deleting: bool = False
+    ) -> AccountRecord | None:
+        """The account, or None when it does not exist; one whose delete is under way
+        counts as gone unless `deleting` (the delete reads it to finish)."""
         found = await self._account(account_id)
-        return None if found is None or found.deleting else found
+        return None if found is None or (found.deleting and not deleting) else found
 
     @translated
     async def account_by_key(self, key_digest: str) -> AccountRecord | None:
