@@ -18,6 +18,7 @@ import msgpack
 
 from protocol.limits import MAX_HISTORY
 from server.store import _lua_records
+from server.store._account_reads import StoredRating
 from server.store._edge import translated
 from server.store._reads import StoreReads
 from server.store._runner import ScriptRunner
@@ -26,19 +27,6 @@ from server.store._script import Status
 DONE_S = 86400
 """How long an account remembers that a race is recorded in it (a day: far longer
 than a finished room lives, which is when the race can be recorded again)."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredRating:
-    """An account's rating in one game as the store keeps it."""
-
-    mu: float
-    sigma: float
-    races: int
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +127,7 @@ class StoreRecords(StoreReads):
         index = self._names.index
         pipe = self._client.pipeline(transaction=False)
         if rating is not None and rating.races >= min_races:
-            pipe.zadd(index.board(variant), {account_id: rating.ordinal})
+            pipe.zadd(index.board(variant), {account_id: rating.mu - 3 * rating.sigma})
         if best is not None:
             pipe.zadd(index.deal(variant, best.deal_number), {account_id: best.elapsed_ms}, lt=True)
         if len(pipe):
