@@ -17,7 +17,16 @@ import msgpack
 import pytest
 from redis.asyncio import Redis
 
-from protocol import HistoryEntry, RequestRematch, Settings, Sync
+from protocol import (
+    CreateAccount,
+    GetHistory,
+    GetLeaderboard,
+    GetProfile,
+    HistoryEntry,
+    RequestRematch,
+    Settings,
+    Sync,
+)
 from server import room_store
 from server.accounts.codec import unpack_history
 from server.app import RaceServer
@@ -285,3 +294,41 @@ async def test_a_process_killed_mid_settle_is_finished_for_by_another(
     changed = {seat.account: seat.entry.rating_after for seat in room.plan.seats}
     assert changed["a-ann"] is not None and changed["a-ann"] > 1500
     assert await second.store.deadline_of(race.code) is None
+
+
+async def test_signed_in_accounts_race_and_read_their_records_back(
+    store: Store, clock: ManualClock
+) -> None:
+    """Accounts made over the wire race a rated race; their history, profiles and the
+    game's board then show it (the readers of what the records wrote)."""
+    async with serve(store, clock, leaderboard_min_races=1) as server:
+        pin_secrets(server, SEED)
+        async with opened_clients(Client.open, server) as open_:
+            names = iter(["Ann", "Bob"])
+
+            async def signed_in() -> Client:
+                client = await open_()
+                made = await client.call(CreateAccount, name=next(names))
+                assert made.type == "account_created", made
+                return client
+
+            race = await open_race(signed_in, GAME, ["Ann", "Bob"], RATED, watchers=0)
+            await start(race, SEED)
+            ann, bob = race.racers
+            await ann.play(HOME)
+            await bob.resign()
+            await ann.resign()
+            rated = await bob.client.wait_event("race_rated")
+            reader = await open_()
+            history = await reader.call(GetHistory, name="Bob")
+            profile = (await reader.call(GetProfile, name="Ann")).profile
+            board = await reader.call(GetLeaderboard, variant=GAME)
+    up, down = rated.changes
+    (entry,) = history.races
+    assert (entry.place, entry.rating_before, entry.rating_after) == (2, 1500, down.after)
+    (game,) = profile.ratings
+    assert (game.variant, game.rating, game.races, game.provisional) == (GAME, up.after, 1, True)
+    assert [(row.name, row.rating) for row in board.rows] == [
+        ("Ann", up.after),
+        ("Bob", down.after),
+    ]
