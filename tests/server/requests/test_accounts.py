@@ -306,3 +306,17 @@ async def test_leaderboards_by_rating_and_by_deal(
     deal = await client.call(GetLeaderboard, variant=GAME, deal_number=3, offset=1)
     assert deal.total == 2
     assert [(r.place, r.name, r.elapsed_ms) for r in deal.rows] == [(2, "Bob", 35_000)]
+
+
+async def test_signing_in_again_finishes_a_delete_that_stopped(
+    connect: Connect, store: Store, raw: Redis, key_prefix: str
+) -> None:
+    client = await connect()
+    made = await create(client, "Ada")
+    ada = await account_id(store, made.key)
+    await raw.hset(store._names.account(ada).account, "deleting", "1")  # stopped right there
+    again = await connect()
+    await refused(again, ErrorCode.ACCOUNT_NOT_FOUND, GetProfile, name="Ada")
+    assert (await again.call(SignIn, key=made.key)).type == "signed_in"
+    assert (await again.call(DeleteAccount, name="Ada")).type == "ok"
+    assert [key async for key in raw.scan_iter(match=key_prefix + "*")] == []
