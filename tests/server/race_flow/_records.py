@@ -6,19 +6,20 @@ The races are scripted clients on a pinned secret deal, so every outcome is know
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
 
-from protocol import HistoryEntry, Settings
+from protocol import CreateAccount, HistoryEntry, Settings
 from server import room_store
 from server.accounts.codec import unpack_history
 from server.app import RaceServer
 from server.lifecycle.room import Room, Transition, put_player
 from server.store import Store
+from tests.server._client import Client
 from tests.server._players import Connect, Race, greedy_line, open_race, secret_deal, start
 
 GAME = "little-forty"
@@ -78,3 +79,16 @@ async def logged(store: Store, code: str, kind: str) -> list[bytes]:
     stored = await store.events_since(code, 0)
     assert stored is not None
     return [body for _, body in stored if kind.encode() in body]
+
+
+def signing_in(open_: Connect, names: Sequence[str]) -> Connect:
+    """Opens connections, each signed in as a new account of the next of `names`."""
+    left = iter(names)
+
+    async def signed_in() -> Client:
+        client = await open_()
+        made = await client.call(CreateAccount, name=next(left))
+        assert made.type == "account_created", made
+        return client
+
+    return signed_in

@@ -4,7 +4,15 @@ once, exact ties tie, bots and guests change nothing, and the accounts' readers
 
 from __future__ import annotations
 
-from protocol import CreateAccount, GetHistory, GetLeaderboard, GetProfile, Sync
+from protocol import (
+    GetHistory,
+    GetLeaderboard,
+    GetProfile,
+    RequestRematch,
+    SetSettings,
+    Settings,
+    Sync,
+)
 from server.clock import ManualClock
 from server.race_flow import deadlines, records
 from server.store import Store
@@ -20,7 +28,10 @@ from tests.server.race_flow._records import (
     logged,
     rated_race,
     seat_accounts,
+    signing_in,
 )
+
+PAIR = ["Ann", "Bob"]
 
 
 async def test_a_rated_race_rates_both_accounts_once(
@@ -119,15 +130,9 @@ async def test_signed_in_accounts_race_and_read_their_records_back(
     async with serve(store, clock, leaderboard_min_races=1) as server:
         pin_secrets(server, SEED)
         async with opened_clients(Client.open, server) as open_:
-            names = iter(["Ann", "Bob"])
-
-            async def signed_in() -> Client:
-                client = await open_()
-                made = await client.call(CreateAccount, name=next(names))
-                assert made.type == "account_created", made
-                return client
-
-            race = await open_race(signed_in, GAME, ["Ann", "Bob"], RATED, watchers=0)
+            race = await open_race(
+                signing_in(open_, ["Ann", "Bob"]), GAME, ["Ann", "Bob"], RATED, 0
+            )
             await start(race, SEED)
             ann, bob = race.racers
             await ann.play(HOME)
@@ -147,3 +152,37 @@ async def test_signed_in_accounts_race_and_read_their_records_back(
         ("Ann", up.after),
         ("Bob", down.after),
     ]
+
+
+async def test_a_public_deal_won_outside_practice_is_a_best_time(
+    store: Store, clock: ManualClock
+) -> None:
+    """A practice win of public deal 1, then a slower win of it in a room that is not
+    practice: only the second is a best time and on the deal's board; both are history."""
+    deal, line = 1, greedy_line(GAME, b"deal:1")
+    practice = Settings(countdown_s=1, deal_number=deal, practice=True)
+    async with serve(store, clock) as server, opened_clients(Client.open, server) as open_:
+        race = await open_race(signing_in(open_, PAIR), GAME, PAIR, practice, watchers=0)
+        ann, bob = race.racers
+        for settings in (practice, Settings(countdown_s=1, deal_number=deal)):
+            changed = await ann.client.call(SetSettings, variant=GAME, settings=settings)
+            assert changed.type == "ok"
+            began = (await start(race)).start_at_ms
+            clock.advance_to(began + 5_000 * race.race_no)
+            await ann.play_all(line)
+            await bob.resign()
+            await race_over(race)
+            assert (await ann.client.call(RequestRematch)).type == "ok"
+            race.race_no += 1
+        reader = await open_()
+        profile = (await reader.call(GetProfile, name="Ann")).profile
+        board = await reader.call(GetLeaderboard, variant=GAME, deal_number=deal)
+        history = await reader.call(GetHistory, name="Ann")
+    (best,) = profile.best
+    assert (best.variant, best.deal_number, best.elapsed_ms) == (GAME, deal, 10_000)
+    assert [(row.name, row.elapsed_ms) for row in board.rows] == [("Ann", 10_000)]
+    assert [(e.practice, e.outcome, e.elapsed_ms) for e in history.races] == [
+        (False, "won", 10_000),
+        (True, "won", 5_000),
+    ]
+    assert ann.client.events("race_rated") == []
