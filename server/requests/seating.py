@@ -17,15 +17,13 @@ from typing import Any
 from protocol import ErrorCode
 from server.accounts.names import name_digest
 from server.conn.session import Session
+from server.lifecycle.rating import Skill, is_provisional
+from server.lifecycle.rating import shown as shown_skill
 from server.lifecycle.room import RoomError
 from server.services import Services
 from server.store import StoredRating
 
 __all__ = ["Sitter", "count_join_attempt", "seat_ratings", "shown", "sitter"]
-
-RATING_BASE = 1500
-RATING_SCALE = 20
-"""Shown rating = base + scale x (mu - 3 sigma), rounded (docs/accounts.md)."""
 
 ShownRating = tuple[int, bool]
 """A rating as a seat shows it: the integer and whether it is still provisional."""
@@ -53,8 +51,8 @@ class Sitter:
 
 def shown(rating: StoredRating, provisional_races: int) -> ShownRating:
     """The integer shown for a rating, and whether it has too few races to trust yet."""
-    value = round(RATING_BASE + RATING_SCALE * (rating.mu - 3 * rating.sigma))
-    return value, rating.races < provisional_races
+    skill = Skill(rating.mu, rating.sigma, rating.races)
+    return shown_skill(skill), is_provisional(skill, provisional_races)
 
 
 async def sitter(session: Session, name: str, bot: bool) -> Sitter:
