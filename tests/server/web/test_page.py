@@ -6,7 +6,6 @@ sends it; the page's behaviour in a browser is in test_watch_page.py.
 
 from __future__ import annotations
 
-import asyncio
 import posixpath
 import re
 
@@ -14,24 +13,9 @@ import pytest
 
 from server.app import RaceServer
 from server.web.page import asset
+from tests.server.web._http import get as _get
 
-Reply = tuple[int, dict[str, str], bytes]
 PAGE_TYPE = "text/html; charset=utf-8"
-
-
-async def _get(server: RaceServer, path: str, **headers: str) -> Reply:
-    """Status, headers (lower-case names) and body of ``GET path``."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{server.port}"]
-    lines += [f"{name.replace('_', '-')}: {value}" for name, value in headers.items()]
-    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-    raw = await reader.read()
-    writer.close()
-    await writer.wait_closed()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    status_line, *header_lines = head.decode().split("\r\n")
-    fields = dict(line.split(": ", 1) for line in header_lines)
-    return int(status_line.split()[1]), {k.lower(): v for k, v in fields.items()}, body
 
 
 def _page_files(html: str) -> set[str]:
