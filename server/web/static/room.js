@@ -15,7 +15,10 @@ const FRESH_RACE = { outcome: "playing", progress: 0, moves: 0, finished_at_ms: 
 
 const CHANGES = {
   player_joined(room, event) {
-    const newcomer = { seat: event.seat, name: event.name, ready: false, away: false, ...FRESH_RACE };
+    const { account = false, bot = false, rating = null, provisional = false } = event;
+    const newcomer = {
+      seat: event.seat, name: event.name, ready: false, away: false, account, bot, rating, provisional, ...FRESH_RACE,
+    };
     const players = room.players.filter((player) => player.seat !== event.seat);
     players.push(newcomer);
     players.sort((a, b) => a.seat - b.seat);
@@ -60,10 +63,11 @@ const CHANGES = {
     return over;
   },
   deal_analysed: (room, event) => ({ ...room, verdict: event.verdict }),
+  race_rated: (room, event) => (event.race_no === room.race_no ? { ...room, rating_changes: event.changes } : room),
   rematch(room, event) {
     const lobby = {
       ...room, phase: "lobby", race_no: event.race_no, start_at_ms: null, seed_commit: null, seed: null, verdict: null,
-      last_race: event.last_race ?? null,
+      last_race: event.last_race ?? null, rating_changes: null,
     };
     return playersWith(lobby, (player) => ({ ...player, ready: false, ...FRESH_RACE }));
   },
