@@ -97,7 +97,7 @@ function render(query, board) {
   byId("title").textContent = title;
   document.title = `solrace: ${title}`;
   byId("note").textContent = board.deal_number === null
-    ? `Accounts show here once they have ${board.min_races} rated races of ${game}; "provisional" means fewer than a few.`
+    ? `Accounts show here once they have ${board.min_races} rated races of ${game}.`
     : `Each account's fastest win of public deal ${board.deal_number}, outside practice rooms.`;
   const table = byId("board");
   const rows = board.deal_number === null ? ratingRows(table, board.rows) : dealRows(table, board.rows);

@@ -17,6 +17,9 @@ from redis.asyncio import Redis
 
 from protocol import LeaderboardRow, Profile
 from server.app import RaceServer
+from server.clock import ManualClock
+from server.config import Config
+from server.ops.embedded import EmbeddedValkey
 from server.store import Store
 from server.store._keys import StoreKeys
 from tests.server.web._http import get as _get
@@ -175,3 +178,15 @@ async def test_an_answer_is_checked_again_and_not_sent_again_unchanged(
     assert json.loads(newer)["recent"][0]["race_no"] == 4
     status, headers, _ = await _get(race_server, "/api/players/Nobody")
     assert status == 404 and "etag" not in headers
+
+
+async def test_a_store_that_cannot_answer_is_a_json_service_unavailable(
+    private_valkey: EmbeddedValkey, clock: ManualClock
+) -> None:
+    store = await Store.connect(private_valkey.url, "solrace-test:", retries=0)
+    async with RaceServer(Config(port=0), store, clock) as server:
+        private_valkey.stop()
+        for path in (f"/api/players/{ADA}", "/api/leaderboard/little-forty"):
+            status, body = await _json(server, path)
+            assert (status, body["code"]) == (503, "server/busy"), path
+            assert body["message"] == "the store cannot answer now"

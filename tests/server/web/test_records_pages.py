@@ -23,7 +23,16 @@ from server.store import Store
 from server.store._keys import StoreKeys
 from tests.server._browser import DESKTOP, Tab, artifact_dir, browser
 from tests.server.web._http import get
-from tests.server.web._records import ADA, ADA_RACES, RACE_MS, RIVALS, ZOE, Records, seed
+from tests.server.web._records import (
+    ADA,
+    ADA_RACES,
+    MIN_RACES,
+    RACE_MS,
+    RIVALS,
+    ZOE,
+    Records,
+    seed,
+)
 
 ZONE = "Europe/Paris"
 NARROW = {"width": 360, "height": 740}
@@ -187,13 +196,14 @@ async def test_a_profile_fits_a_phone_with_each_race_stacked(
 
 
 async def test_an_unknown_player_is_said_so(
-    race_server: RaceServer, records: Records, chromium: Any
+    race_server: RaceServer, records: Records, chromium: Any, tmp_path: Path
 ) -> None:
-    tab = await open_page(chromium, f"{site(race_server)}/players/{quote('Nobody Ñ')}")
+    tab = await open_page(chromium, f"{site(race_server)}/players/{quote('Nobody Ñ')}", NARROW)
     await tab.wait_for("() => document.body.dataset.state === 'missing'")
     assert await tab.run(TEXT, "#status") == "There is no player named “Nobody Ñ” on this server."
     assert await tab.run("() => document.getElementById('profile').hidden")
     assert await tab.run(TEXT, ".links a") == "Leaderboards"
+    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "profile-unknown.png"))
     assert tab.errors == [
         "Failed to load resource: the server responded with a status of 404 (Not Found)"
     ]
@@ -205,6 +215,8 @@ async def test_a_board_pages_through_its_places_and_leads_to_profiles(
     tab = await open_page(chromium, f"{site(race_server)}/leaderboard/little-forty")
     await tab.wait_for("() => document.body.dataset.state === 'shown'")
     assert await tab.run(TEXT, "h1") == "Little Forty: by rating"
+    said = f"Accounts show here once they have {MIN_RACES} rated races of Little Forty."
+    assert await tab.run(TEXT, "#note") == said
     rows = await tab.run(CELLS, "#board")
     assert len(rows) == 20
     assert rows[0] == ["1", ADA, "1980", "12"]
@@ -268,7 +280,7 @@ async def test_a_deal_board_is_asked_for_with_the_form(
 
 
 async def test_an_empty_board_and_an_unknown_game_are_said_so(
-    race_server: RaceServer, records: Records, chromium: Any
+    race_server: RaceServer, records: Records, chromium: Any, tmp_path: Path
 ) -> None:
     tab = await open_page(chromium, f"{site(race_server)}/leaderboard/little-milligan")
     await tab.wait_for("() => document.body.dataset.state === 'shown'")
@@ -285,4 +297,5 @@ async def test_an_empty_board_and_an_unknown_game_are_said_so(
         "Little Billie",
         "Double Canfield 40",
     ]
+    await unknown.page.screenshot(path=str(artifact_dir(tmp_path) / "board-unknown.png"))
     assert tab.errors == []
