@@ -1,8 +1,11 @@
-"""Plain HTTP GETs to a real server, sent the way a browser sends them."""
+"""Plain HTTP GETs to a real server, sent the way a browser sends them, and the
+modules a page's script imports."""
 
 from __future__ import annotations
 
 import asyncio
+import posixpath
+import re
 
 from server.app import RaceServer
 
@@ -22,3 +25,10 @@ async def get(server: RaceServer, path: str, **headers: str) -> Reply:
     status_line, *header_lines = head.decode().split("\r\n")
     fields = dict(line.split(": ", 1) for line in header_lines)
     return int(status_line.split()[1]), {k.lower(): v for k, v in fields.items()}, body
+
+
+def module_imports(name: str, script: str) -> set[str]:
+    """The files module `name` imports, as paths under static/ like `name`."""
+    folder = posixpath.dirname(name)
+    found = re.findall(r'from "(\.\.?/[^"]+)"', script)
+    return {posixpath.normpath(posixpath.join(folder, path)) for path in found}

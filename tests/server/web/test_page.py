@@ -6,7 +6,6 @@ sends it; the page's behaviour in a browser is in test_watch_page.py.
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 import pytest
@@ -14,19 +13,13 @@ import pytest
 from server.app import RaceServer
 from server.web.page import asset
 from tests.server.web._http import get as _get
+from tests.server.web._http import module_imports
 
 PAGE_TYPE = "text/html; charset=utf-8"
 
 
 def _page_files(html: str) -> set[str]:
     return set(re.findall(r'(?:href|src)="static/([^"]+)"', html))
-
-
-def _imports(name: str, script: str) -> set[str]:
-    """The files module `name` imports, as paths under static/ like `name`."""
-    folder = posixpath.dirname(name)
-    found = re.findall(r'from "(\.\.?/[^"]+)"', script)
-    return {posixpath.normpath(posixpath.join(folder, path)) for path in found}
 
 
 async def test_the_page_is_served_for_a_room_code_and_for_the_code_box(
@@ -59,7 +52,7 @@ async def test_every_file_the_page_loads_is_served_with_its_type(race_server: Ra
         assert headers["content-type"] == types[name.rsplit(".", 1)[1]], name
         assert headers["etag"].startswith('"') and headers["cache-control"] == "no-cache"
         if name.endswith((".js", ".mjs")):
-            wanted |= _imports(name, body.decode())
+            wanted |= module_imports(name, body.decode())
     assert {
         "msgpack.js",
         "board.js",
@@ -82,7 +75,7 @@ async def test_the_page_asks_for_every_module_at_once(race_server: RaceServer) -
         name = sorted(wanted - imported)[0]
         imported.add(name)
         _, _, body = await _get(race_server, f"/watch/static/{name}")
-        wanted |= _imports(name, body.decode())
+        wanted |= module_imports(name, body.decode())
     assert preloaded == imported - {"watch.js"}
 
 

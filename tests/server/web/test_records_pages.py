@@ -8,6 +8,7 @@ reader's time zone, not the server's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
@@ -22,7 +23,7 @@ from server.app import RaceServer
 from server.store import Store
 from server.store._keys import StoreKeys
 from tests.server._browser import DESKTOP, Tab, artifact_dir, browser
-from tests.server.web._http import get
+from tests.server.web._http import get, module_imports
 from tests.server.web._records import (
     ADA,
     ADA_RACES,
@@ -105,6 +106,29 @@ async def test_the_pages_are_served_for_any_name_and_a_clear_404_for_an_unknown_
     assert "script-src 'self'" in headers["content-security-policy"]
     assert b'<script type="module" src="../watch/static/' in body
     assert b"<script>" not in body, "no inline script: the policy forbids it"
+
+
+@pytest.mark.parametrize(
+    ("path", "entry"),
+    [("/players/Ada", "profile.js"), ("/leaderboard/little-forty", "leaderboard.js")],
+)
+async def test_a_page_asks_for_every_module_it_imports_at_once(
+    race_server: RaceServer, path: str, entry: str
+) -> None:
+    _, _, page = await get(race_server, path)
+    links = r'<link rel="modulepreload" href="\.\./watch/static/([^"]+)">'
+    preloaded = set(re.findall(links, page.decode()))
+    imported: set[str] = set()
+    wanted = {entry}
+    while wanted - imported:
+        name = sorted(wanted - imported)[0]
+        imported.add(name)
+        status, headers, body = await get(race_server, f"/watch/static/{name}")
+        assert (status, headers["content-type"]) == (200, "text/javascript; charset=utf-8")
+        wanted |= module_imports(name, body.decode())
+    assert preloaded == imported - {entry} != set()
+    for sheet in re.findall(r'href="\.\./watch/static/([^"]+\.(?:css|svg))"', page.decode()):
+        assert (await get(race_server, f"/watch/static/{sheet}"))[0] == 200, sheet
 
 
 @pytest.mark.parametrize(
