@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -295,7 +295,7 @@ def _name_taken(name: str) -> RoomError:
     return RoomError(ErrorCode.ACCOUNT_NAME_TAKEN, text)
 
 
-HANDLERS: dict[type[Any], Any] = {
+HANDLERS: dict[type[Any], Callable[[Session, Any], Awaitable[Any]]] = {
     CreateAccount: create_account,
     SignIn: sign_in,
     RenameAccount: rename_account,

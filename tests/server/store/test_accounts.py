@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 
 import msgpack
@@ -225,3 +226,16 @@ async def test_the_deal_board_lists_the_fastest_first(store: Store, raw: Redis) 
     shown = [(line.place, line.name, line.elapsed_ms, line.at_ms) for line in lines]
     assert shown == [(1, "Player1", 60_000, 1_001), (2, "Player0", 90_000, 1_000)]
     assert await store.best_times("a1") == {f"{GAME}:17": (60_000, 1_001)}
+
+
+async def test_of_several_creations_of_one_name_at_once_one_wins(
+    store: Store, raw: Redis, key_prefix: str
+) -> None:
+    made = await asyncio.gather(*(make(store, f"a{n}", "Ada") for n in range(6)))
+    assert sorted(made) == [False] * 5 + [True]
+    winner = f"a{made.index(True)}"
+    found = await store.account_by_name(digest("ada"))
+    assert found is not None
+    assert found.account_id == winner
+    accounts = {key for key in await keys_under(raw, key_prefix) if key.endswith(":account")}
+    assert accounts == {store._names.account(winner).account}
