@@ -2,8 +2,9 @@
 the game to its leaderboards, and a rated race shows each account's rating change.
 
 A real race of two signed-in accounts and a guest on a public deal is watched in
-headless Chromium; the rating changes (which the race records write, elsewhere)
-are held as a ``race_rated`` event against the page's own room and results code.
+headless Chromium; a ``race_rated`` event is held against the page's own room and
+results code; and a real rated race of two accounts is followed from the watch
+page to a profile and the game's board, all written by the race's records.
 """
 
 from __future__ import annotations
@@ -19,7 +20,16 @@ from server.clock import ManualClock
 from server.store import Store
 from tests.server._browser import PHONE, artifact_dir, browser, code_box, open_tab
 from tests.server._client import Client
-from tests.server._players import Race, open_race, race_over, serve, start
+from tests.server._players import (
+    Race,
+    greedy_line,
+    open_race,
+    pin_secrets,
+    race_over,
+    secret_deal,
+    serve,
+    start,
+)
 from tests.server.conftest import opened_clients
 
 VARIANT = "little-forty"
@@ -28,6 +38,8 @@ NAMES = """() => Array.from(document.querySelectorAll('#ranking tr'), (row) => {
   const link = row.cells[1].querySelector('a');
   return [row.cells[1].textContent, link && new URL(link.href).pathname];
 })"""
+ROWS = """([selector]) => Array.from(document.querySelectorAll(`${selector} tbody tr`),
+  (row) => Array.from(row.cells, (cell) => cell.textContent))"""
 BOARD_LINKS = """() => Array.from(document.querySelectorAll('#board-links a'),
   (a) => [a.textContent, new URL(a.href).pathname + new URL(a.href).search])"""
 
@@ -132,3 +144,77 @@ async def test_a_rated_race_shows_each_accounts_rating_change(
             "Cy": "",
         }
         await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-rated.png"))
+
+
+RATED_ROOM = Settings(countdown_s=1, rated=True)
+SEED = secret_deal("records")
+HOME = greedy_line(VARIANT, SEED)[0]
+"""The deal's first greedy move puts a card home: one card ahead of a racer who moved none."""
+CHANGES = """() => Array.from(document.querySelectorAll('#ranking tr'),
+  (row) => [row.cells[1].textContent, row.cells[6].hidden ? null : row.cells[6].textContent])"""
+
+
+def moved(change: RatingChange) -> str:
+    sign = "+" if change.after >= change.before else "\u2212"
+    return f"{change.before} \u2192 {change.after} ({sign}{abs(change.after - change.before)})"
+
+
+async def test_a_rated_race_watched_live_leads_to_its_records(
+    store: Store, clock: ManualClock, tmp_path: Path
+) -> None:
+    """Two accounts race a rated race: the page shows their changes as the records are
+    written, Ann's profile shows the race and the game's board both accounts."""
+    async with (
+        serve(store, clock, leaderboard_min_races=1) as server,
+        opened_clients(Client.open, server) as connect,
+        browser() as chromium,
+    ):
+        pin_secrets(server, SEED)
+        names = iter(["Ann", "Bob"])
+
+        async def signed_in() -> Client:
+            client = await connect()
+            made = await client.call(CreateAccount, name=next(names))
+            assert made.type == "account_created", made
+            return client
+
+        race = await open_race(signed_in, VARIANT, ["Ann", "Bob"], RATED_ROOM, watchers=0)
+        tab = await open_tab(chromium, f"http://127.0.0.1:{server.port}/watch/{race.code}")
+        await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+        await start(race, SEED)
+        ann, bob = race.racers
+        await ann.play(HOME)
+        await bob.resign()
+        await ann.resign()
+        up, down = (await bob.client.wait_event("race_rated")).changes
+        await tab.wait_for("() => !document.getElementById('rating-head').hidden")
+        assert await tab.run(CHANGES) == [
+            ["Ann", f"{moved(up)} provisional"],
+            ["Bob", f"{moved(down)} provisional"],
+        ]
+        assert up.after > up.before == down.before > down.after
+        await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-rated-live.png"))
+        later = await open_tab(chromium, f"http://127.0.0.1:{server.port}/watch/{race.code}")
+        await later.wait_for("() => !document.getElementById('rating-head').hidden")
+        assert await later.run(CHANGES) == await tab.run(CHANGES), "the room's snapshot says it"
+        assert later.errors == []
+
+        async with tab.page.expect_navigation():
+            await tab.page.click("#ranking a:text-is('Ann')")
+        await tab.wait_for("() => document.body.dataset.state === 'shown'")
+        ratings = await tab.run(ROWS, "#ratings")
+        assert ratings == [["Little Forty", f"{up.after} provisional", "1"]]
+        (raced,) = await tab.run(ROWS, "#recent")
+        assert raced[1:5] == ["Little Forty", f"{race.code} \u00b7 race 1", "secret", "1 / 2"]
+        assert raced[9] == moved(up)
+        await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "profile-raced.png"))
+
+        async with tab.page.expect_navigation():
+            await tab.page.click("#ratings a:text-is('Little Forty')")
+        await tab.wait_for("() => document.body.dataset.state === 'shown'")
+        board = await tab.run(ROWS, "#board")
+        assert board == [
+            ["1", "Ann", f"{up.after} provisional", "1"],
+            ["2", "Bob", f"{down.after} provisional", "1"],
+        ]
+        assert tab.errors == []
