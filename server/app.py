@@ -76,6 +76,7 @@ class RaceServer:
         )
         self.records = api.Records(
             functools.partial(accounts.profile, self.services),
+            functools.partial(accounts.history, self.services),
             functools.partial(accounts.leaderboard, self.services),
         )
         self.poller = DeadlinePoller(

@@ -1,7 +1,10 @@
 """The JSON the profile and leaderboard pages read: plain HTTP GETs on the WebSocket port.
 
 ``GET /api/players/NAME`` answers an account's `Profile` (NAME percent-decoded,
-any script); ``GET /api/leaderboard/GAME?deal=N&offset=K&limit=L`` a board page:
+any script); ``GET /api/players/NAME/races?game=G&before=N&limit=L`` a page of its
+races, newest first: ``name``, ``races`` and ``next_before`` (the ``before`` of the
+next page, null on the last), as the ``history`` reply has them;
+``GET /api/leaderboard/GAME?deal=N&offset=K&limit=L`` a board page:
 ``variant``, ``deal_number``, ``rows``, ``total`` and ``min_races``, as the
 ``leaderboard`` reply has them (without a deal the game's board by rating, with
 one that public deal's fastest wins). Both are read through `Records`, which the
@@ -26,23 +29,34 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from websockets.http11 import Response
 
 from engine import VARIANT_KEYS
-from protocol import LeaderboardRow, Profile, limits
+from protocol import HistoryEntry, LeaderboardRow, Profile, limits
 from protocol.errors import ErrorCode
 from server.lifecycle.room import RoomError
 from server.store import StoreUnavailable
 from server.web.page import etags, headers_for
 
-__all__ = ["PAGE_SIZE", "PREFIX", "Board", "Records", "respond"]
+__all__ = ["PAGE_SIZE", "PREFIX", "Board", "Races", "Records", "respond"]
 
 PREFIX = "/api/"
 PAGE_SIZE = 20
-"""Rows of a board when the request names no ``limit``."""
+"""Rows of a board or races of a page when the request names no ``limit``."""
 _JSON = "application/json; charset=utf-8"
 _MAX_OFFSET = 1_000_000
 _STATUS = {
     ErrorCode.ACCOUNT_NOT_FOUND: HTTPStatus.NOT_FOUND,
     ErrorCode.ACCOUNT_BAD_NAME: HTTPStatus.NOT_FOUND,  # no account can have that name
 }
+
+
+class Races(Protocol):
+    """A page of an account's races, as the ``history`` reply has it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def races(self) -> tuple[HistoryEntry, ...]: ...
+    @property
+    def next_before(self) -> int | None: ...
 
 
 class Board(Protocol):
@@ -62,11 +76,13 @@ class Board(Protocol):
 
 @dataclass(frozen=True)
 class Records:
-    """How the answers are read: an account's profile by name (raising `RoomError`
-    ``account/not-found`` when there is none), and a board page of
+    """How the answers are read: an account's profile by name and a page of its races
+    by (name, game or None, before or None, limit), each raising `RoomError`
+    ``account/not-found`` when there is no such account; a board page by
     (game, deal or None, offset, limit)."""
 
     profile: Callable[[str], Awaitable[Profile]]
+    races: Callable[[str, str | None, int | None, int], Awaitable[Races]]
     leaderboard: Callable[[str, int | None, int, int], Awaitable[Board]]
 
 
@@ -92,14 +108,21 @@ async def respond(records: Records, path: str, if_none_match: str | None = None)
 
 
 async def _answer(records: Records, route: str, query: str) -> dict[str, Any]:
-    kind, _, rest = route.partition("/")
-    if not rest or "/" in rest:
-        raise BadQuery("the JSON is at /api/players/NAME and /api/leaderboard/GAME")
-    if kind == "players":
-        return await _profile(records, _decoded(rest))
-    if kind == "leaderboard":
-        return await _leaderboard(records, _decoded(rest), _query(query))
-    raise BadQuery(f"no such JSON {kind!r}: there are players and leaderboard")
+    match route.split("/"):
+        case ["players", name] if name:
+            return await _profile(records, _decoded(name))
+        case ["players", name, "races"] if name:
+            return await _races(records, _decoded(name), _query(query))
+        case ["leaderboard", game] if game:
+            return await _leaderboard(records, _decoded(game), _query(query))
+        case ["players" | "leaderboard", *_]:
+            raise BadQuery(
+                "the JSON is at /api/players/NAME, /api/players/NAME/races"
+                " and /api/leaderboard/GAME"
+            )
+        case [kind, *_]:
+            raise BadQuery(f"no such JSON {kind!r}: there are players and leaderboard")
+    raise AssertionError("str.split gives at least one part")
 
 
 def _decoded(segment: str) -> str:
@@ -115,12 +138,19 @@ async def _profile(records: Records, name: str) -> dict[str, Any]:
     return profile.model_dump(mode="json")
 
 
+async def _races(records: Records, name: str, query: dict[str, str]) -> dict[str, Any]:
+    _only(query, ("game", "before", "limit"))
+    game = _game(query["game"]) if "game" in query else None
+    before = _number(query, "before", 0, limits.MAX_HISTORY) if "before" in query else None
+    limit = _number(query, "limit", 1, limits.MAX_PAGE) if "limit" in query else PAGE_SIZE
+    page = await records.races(name, game, before, limit)
+    races = [race.model_dump(mode="json") for race in page.races]
+    return {"name": page.name, "races": races, "next_before": page.next_before}
+
+
 async def _leaderboard(records: Records, game: str, query: dict[str, str]) -> dict[str, Any]:
-    if game not in VARIANT_KEYS:
-        raise BadQuery(f"there is no game {game!r}; the games are {', '.join(VARIANT_KEYS)}")
-    unknown = set(query) - {"deal", "offset", "limit"}
-    if unknown:
-        raise BadQuery(f"unknown query field {sorted(unknown)[0]!r}: use deal, offset and limit")
+    _game(game)
+    _only(query, ("deal", "offset", "limit"))
     deal = _number(query, "deal", 1, limits.MAX_DEAL_NUMBER) if "deal" in query else None
     offset = _number(query, "offset", 0, _MAX_OFFSET) if "offset" in query else 0
     limit = _number(query, "limit", 1, limits.MAX_PAGE) if "limit" in query else PAGE_SIZE
@@ -132,6 +162,18 @@ async def _leaderboard(records: Records, game: str, query: dict[str, str]) -> di
         "total": board.total,
         "min_races": board.min_races,
     }
+
+
+def _game(game: str) -> str:
+    if game not in VARIANT_KEYS:
+        raise BadQuery(f"there is no game {game!r}; the games are {', '.join(VARIANT_KEYS)}")
+    return game
+
+
+def _only(query: dict[str, str], allowed: tuple[str, ...]) -> None:
+    unknown = sorted(set(query) - set(allowed))
+    if unknown:
+        raise BadQuery(f"unknown query field {unknown[0]!r}: use {', '.join(allowed)}")
 
 
 def _query(query: str) -> dict[str, str]:

@@ -1,12 +1,14 @@
-// A player's page, /players/NAME: the account's ratings per game, its recent
-// races and its best time on each public deal won, read from /api/players/NAME.
+// A player's page, /players/NAME: the account's ratings per game and its best
+// time on each public deal won, read from /api/players/NAME, and its races, newest
+// first, of every game or one, a page at a time from /api/players/NAME/races.
 
 import {
   boardHref, changeText, dateCell, element, failureText, formatDate, gameName, getJson, keepTableRoles,
   lastSegment, link, ratingCell, row, showStatus,
 } from "./records.js";
-import { CARDS, OUTCOMES, formatDuration } from "./words.js";
+import { CARDS, GAMES, OUTCOMES, formatDuration } from "./words.js";
 
+export const RACES_PAGE = 20;
 const byId = (id) => document.getElementById(id);
 
 /** Fill `table`'s body with `rows`, or say it is empty with the paragraph `emptyId`. */
@@ -79,16 +81,78 @@ function bestRows(table, best) {
   ]));
 }
 
-function render(profile) {
+/** The account's races from the newest on, only of `game` unless it is "". */
+class Races {
+  constructor(name) {
+    this.name = name;
+    this.game = "";
+    this.next = null;
+    this.asked = 0; // the latest request; an older answer that comes late is dropped
+  }
+
+  async show(game) {
+    this.game = game;
+    this.next = null;
+    byId("recent").tBodies[0].replaceChildren();
+    return this.more();
+  }
+
+  /** The next page after those shown; false when the server could not answer. */
+  async more() {
+    const asked = ++this.asked;
+    const params = new URLSearchParams({ limit: String(RACES_PAGE) });
+    if (this.game !== "") params.set("game", this.game);
+    if (this.next !== null) params.set("before", String(this.next));
+    let answer;
+    try {
+      answer = await getJson(`../api/players/${encodeURIComponent(this.name)}/races?${params}`);
+    } catch {
+      answer = { status: 0, body: { message: "the server could not be reached" } };
+    }
+    if (asked !== this.asked) return true;
+    if (answer.status !== 200 || answer.body === null) {
+      byId("recent-empty").textContent = failureText(answer);
+      return false;
+    }
+    this.append(answer.body);
+    return true;
+  }
+
+  append(page) {
+    const table = byId("recent");
+    table.tBodies[0].append(...raceRows(table, page.races));
+    keepTableRoles(table);
+    const count = table.tBodies[0].rows.length;
+    table.hidden = count === 0;
+    const none = this.game === "" ? "No race yet." : `No race of ${gameName(this.game)} yet.`;
+    byId("recent-empty").textContent = count === 0 ? none : "";
+    this.next = page.next_before;
+    byId("older").hidden = this.next === null;
+  }
+}
+
+function followRaces(races) {
+  const picker = byId("races-game");
+  picker.append(...Object.entries(GAMES).map(([key, name]) => {
+    const option = element("option", "", name);
+    option.value = key;
+    return option;
+  }));
+  picker.addEventListener("change", () => races.show(picker.value));
+  byId("older").addEventListener("click", () => races.more());
+}
+
+async function render(profile) {
   document.title = `solrace: ${profile.name}`;
   byId("name").textContent = profile.name;
   const since = element("time", "", formatDate(profile.created_ms).slice(0, 10));
   since.dateTime = new Date(profile.created_ms).toISOString();
   byId("since").replaceChildren("Member since ", since);
   fill(byId("ratings"), "ratings-empty", ratingRows(byId("ratings"), profile.ratings));
-  fill(byId("recent"), "recent-empty", raceRows(byId("recent"), profile.recent));
   fill(byId("best"), "best-empty", bestRows(byId("best"), profile.best));
-  keepTableRoles(byId("recent"));
+  const races = new Races(profile.name);
+  followRaces(races);
+  await races.show("");
   byId("profile").hidden = false;
   showStatus("shown", "");
 }
@@ -107,7 +171,7 @@ async function main() {
     showStatus("failed", "The server could not be reached; reload the page to try again.");
     return;
   }
-  if (answer.status === 200 && answer.body !== null) render(answer.body);
+  if (answer.status === 200 && answer.body !== null) await render(answer.body);
   else if (answer.status === 404) showStatus("missing", `There is no player named \u201c${name}\u201d on this server.`);
   else showStatus("failed", failureText(answer));
 }

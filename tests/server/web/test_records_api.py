@@ -15,7 +15,7 @@ from urllib.parse import quote
 import pytest
 from redis.asyncio import Redis
 
-from protocol import LeaderboardRow, Profile
+from protocol import HistoryEntry, LeaderboardRow, Profile
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.config import Config
@@ -87,11 +87,29 @@ async def test_a_name_outside_ascii_is_found_by_its_percent_encoded_address(
     assert body["recent"] == [] and len(body["best"]) == 1
 
 
-@pytest.mark.parametrize("name", ["Nobody", "ab", "x" * 40, "Ada%2FBob", "%E2%9C%93%E2%9C%93"])
-async def test_an_unknown_name_is_a_json_not_found(
-    race_server: RaceServer, records: Records, name: str
+async def test_an_accounts_races_come_a_page_at_a_time_newest_first(
+    race_server: RaceServer, records: Records
 ) -> None:
-    status, body = await _json(race_server, f"/api/players/{name}")
+    status, body = await _json(race_server, f"/api/players/{ADA}/races")
+    assert status == 200
+    assert set(body) == {"name", "races", "next_before"}
+    races = [HistoryEntry.model_validate_json(json.dumps(race)) for race in body["races"]]
+    assert (body["name"], races, body["next_before"]) == (ADA, ADA_RACES, None)
+    _, first = await _json(race_server, f"/api/players/{ADA.lower()}/races?limit=2")
+    assert [race["code"] for race in first["races"]] == ["RTD234", "PRC567"]
+    assert first["next_before"] == 2
+    _, rest = await _json(race_server, f"/api/players/{ADA}/races?before=2&limit=2")
+    assert ([race["code"] for race in rest["races"]], rest["next_before"]) == (["PUB789"], None)
+    _, billie = await _json(race_server, f"/api/players/{ADA}/races?game=little-billie")
+    assert [race["code"] for race in billie["races"]] == ["PRC567"]
+
+
+@pytest.mark.parametrize("name", ["Nobody", "ab", "x" * 40, "Ada%2FBob", "%E2%9C%93%E2%9C%93"])
+@pytest.mark.parametrize("tail", ["", "/races"])
+async def test_an_unknown_name_is_a_json_not_found(
+    race_server: RaceServer, records: Records, name: str, tail: str
+) -> None:
+    status, body = await _json(race_server, f"/api/players/{name}{tail}")
     assert status == 404
     assert body["code"] == "account/not-found" and body["message"]
 
@@ -144,7 +162,13 @@ async def test_a_deal_board_ranks_the_fastest_wins(
         ("/api/leaderboard/little-forty?limit=0", "limit must be a whole number"),
         ("/api/leaderboard/little-forty?limit=101", "limit must be a whole number"),
         ("/api/leaderboard/little-forty?limit=%EF%BC%92", "limit must be a whole number"),
-        ("/api/leaderboard/little-forty?page=2", "unknown query field 'page'"),
+        ("/api/leaderboard/little-forty?page=2", "unknown query field 'page': use deal,"),
+        ("/api/players/Ada/races?game=chess", "there is no game 'chess'"),
+        ("/api/players/Ada/races?before=-1", "before must be a whole number from 0 to 1000"),
+        ("/api/players/Ada/races?limit=101", "limit must be a whole number from 1 to 100"),
+        ("/api/players/Ada/races?deal=7", "unknown query field 'deal': use game,"),
+        ("/api/players/Ada/races/old", "the JSON is at"),
+        ("/api/", "no such JSON ''"),
         ("/api/leaderboard/little-forty?deal=1&deal=2", "'deal' is given more than once"),
         ("/api/leaderboard/little-forty?deal", "is not name=value pairs"),
         ("/api/leaderboard/", "the JSON is at"),

@@ -32,6 +32,7 @@ from tests.server.web._records import (
     RIVALS,
     ZOE,
     Records,
+    entry,
     seed,
 )
 
@@ -216,6 +217,34 @@ async def test_a_profile_fits_a_phone_with_each_race_stacked(
     await tab.page.screenshot(
         path=str(artifact_dir(tmp_path) / "profile-phone.png"), full_page=True
     )
+    assert tab.errors == []
+
+
+async def test_a_profile_shows_older_races_and_one_games_races_on_asking(
+    race_server: RaceServer, records: Records, chromium: Any, tmp_path: Path
+) -> None:
+    await records.account("Many")
+    for n in range(25):  # oldest first: race 25 is the newest
+        game = "little-billie" if n % 5 == 0 else "little-forty"
+        await records.race("Many", entry(RACE_MS + n * 60_000, variant=game, race_no=n + 1))
+    tab = await open_page(chromium, f"{site(race_server)}/players/Many")
+    await tab.wait_for("() => document.body.dataset.state === 'shown'")
+    rooms = """() => Array.from(document.querySelectorAll('#recent tbody tr'),
+      (row) => row.cells[2].textContent)"""
+    assert await tab.run(rooms) == [f"ABC234 \u00b7 race {n}" for n in range(25, 5, -1)]
+    shot = artifact_dir(tmp_path) / "profile-older.png"
+    await tab.page.screenshot(path=str(shot), full_page=True)
+    await tab.page.focus("#older")
+    await tab.page.keyboard.press("Enter")
+    await tab.wait_for("() => document.querySelectorAll('#recent tbody tr').length === 25")
+    assert (await tab.run(rooms))[20:] == [f"ABC234 \u00b7 race {n}" for n in range(5, 0, -1)]
+    assert await tab.run("() => document.getElementById('older').hidden")
+    await tab.page.select_option("#races-game", "little-billie")
+    await tab.wait_for("() => document.querySelectorAll('#recent tbody tr').length === 5")
+    assert await tab.run(rooms) == [f"ABC234 \u00b7 race {n}" for n in (21, 16, 11, 6, 1)]
+    await tab.page.select_option("#races-game", "double-canfield-40")
+    await tab.wait_for("() => document.getElementById('recent').hidden")
+    assert await tab.run(TEXT, "#recent-empty") == "No race of Double Canfield 40 yet."
     assert tab.errors == []
 
 
