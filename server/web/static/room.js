@@ -33,7 +33,11 @@ const CHANGES = {
   spectator_count: (room, event) => ({ ...room, spectators: event.count }),
   settings(room, event) {
     const changed = { ...room, variant: event.variant, settings: event.settings };
-    return playersWith(changed, (player) => ({ ...player, ready: false }));
+    const ratings = new Map((event.ratings ?? []).map((shown) => [shown.seat, shown]));
+    return playersWith(changed, (player) => ({
+      ...player, ready: false, rating: ratings.get(player.seat)?.rating ?? null,
+      provisional: ratings.get(player.seat)?.provisional ?? false,
+    }));
   },
   ready: (room, event) => updateSeat(room, event.seat, { ready: event.ready }),
   countdown: (room, event) => ({
@@ -63,7 +67,15 @@ const CHANGES = {
     return over;
   },
   deal_analysed: (room, event) => ({ ...room, verdict: event.verdict }),
-  race_rated: (room, event) => (event.race_no === room.race_no ? { ...room, rating_changes: event.changes } : room),
+  race_rated(room, event) {
+    if (event.race_no !== room.race_no) return room;
+    const changes = new Map(event.changes.map((change) => [change.seat, change]));
+    const rated = { ...room, rating_changes: event.changes };
+    return playersWith(rated, (player) => {
+      const change = changes.get(player.seat);
+      return change === undefined ? null : { ...player, rating: change.after, provisional: change.provisional };
+    });
+  },
   rematch(room, event) {
     const lobby = {
       ...room, phase: "lobby", race_no: event.race_no, start_at_ms: null, seed_commit: null, seed: null, verdict: null,

@@ -143,12 +143,23 @@ function stoppedAt(watch, seat) {
   return line !== undefined && stoppedByHost(line, watch.result.ended_by_host);
 }
 
+/** What a seat is beside its name: a bot, a guest among accounts, or an account's
+ * rating for the room's game (once it has one); null when there is nothing to say. */
+function seatMark(player, room) {
+  if (player.bot) return element("span", "seat-mark", "bot");
+  if (!player.account) return room.players.some((p) => p.account) ? element("span", "seat-mark", "guest") : null;
+  if (player.rating == null) return null;
+  return element("span", "seat-mark rating", `rating ${player.rating}${player.provisional ? ", provisional" : ""}`);
+}
+
 function panelHead(player, watch, board, idleAt, now) {
   const room = watch.room;
   const head = element("header", "panel-head");
   const [kind, label] = badgeFor(player, room.phase, stoppedAt(watch, player.seat));
   const name = element("h3", "name", player.name);
   if (room.host === player.seat) name.append(element("span", "host", "host"));
+  const mark = seatMark(player, room);
+  if (mark !== null) name.append(mark);
   head.append(name, element("span", `badge badge-${kind}`, label));
   if (room.phase === "lobby" || room.phase === "countdown") return head;
   const total = board === null ? 0 : board.total;

@@ -40,6 +40,10 @@ NAMES = """() => Array.from(document.querySelectorAll('#ranking tr'), (row) => {
 })"""
 ROWS = """([selector]) => Array.from(document.querySelectorAll(`${selector} tbody tr`),
   (row) => Array.from(row.cells, (cell) => cell.textContent))"""
+MARKS = """() => Array.from(document.querySelectorAll('#boards .panel'), (panel) => {
+  const mark = panel.querySelector('.seat-mark');
+  return [panel.querySelector('.name').firstChild.textContent, mark && mark.textContent];
+})"""
 BOARD_LINKS = """() => Array.from(document.querySelectorAll('#board-links a'),
   (a) => [a.textContent, new URL(a.href).pathname + new URL(a.href).search])"""
 
@@ -92,6 +96,7 @@ async def test_an_accounts_name_leads_to_its_profile_and_the_game_to_its_boards(
             ["fastest wins of deal 7", "/leaderboard/little-forty?deal=7"],
         ]
         assert await tab.run("() => document.getElementById('rating-head').hidden")
+        assert await tab.run(MARKS) == [["Ada", None], ["Bob", None], ["Cy", "guest"]]
         assert await tab.run("() => document.documentElement.scrollWidth <= window.innerWidth")
         shot = artifact_dir(tmp_path) / "watch-results-links.png"
         await tab.page.screenshot(path=str(shot), full_page=True)
@@ -181,6 +186,7 @@ async def test_a_rated_race_watched_live_leads_to_its_records(
         race = await open_race(signed_in, VARIANT, ["Ann", "Bob"], RATED_ROOM, watchers=0)
         tab = await open_tab(chromium, f"http://127.0.0.1:{server.port}/watch/{race.code}")
         await tab.wait_for("() => document.body.dataset.phase === 'lobby'")
+        assert await tab.run(MARKS) == [["Ann", None], ["Bob", None]], "no rating yet"
         await start(race, SEED)
         ann, bob = race.racers
         await ann.play(HOME)
@@ -193,10 +199,15 @@ async def test_a_rated_race_watched_live_leads_to_its_records(
             ["Bob", f"{moved(down)} provisional"],
         ]
         assert up.after > up.before == down.before > down.after
+        assert await tab.run(MARKS) == [
+            ["Ann", f"rating {up.after}, provisional"],
+            ["Bob", f"rating {down.after}, provisional"],
+        ]
         await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "watch-rated-live.png"))
         later = await open_tab(chromium, f"http://127.0.0.1:{server.port}/watch/{race.code}")
         await later.wait_for("() => !document.getElementById('rating-head').hidden")
         assert await later.run(CHANGES) == await tab.run(CHANGES), "the room's snapshot says it"
+        assert await later.run(MARKS) == await tab.run(MARKS)
         assert later.errors == []
 
         async with tab.page.expect_navigation():
