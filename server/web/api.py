@@ -110,6 +110,7 @@ async def respond(records: Records, path: str, if_none_match: str | None = None)
 async def _answer(records: Records, route: str, query: str) -> dict[str, Any]:
     match route.split("/"):
         case ["players", name] if name:
+            _only(_query(query), ())
             return await _profile(records, _decoded(name))
         case ["players", name, "races"] if name:
             return await _races(records, _decoded(name), _query(query))
@@ -120,9 +121,9 @@ async def _answer(records: Records, route: str, query: str) -> dict[str, Any]:
                 "the JSON is at /api/players/NAME, /api/players/NAME/races"
                 " and /api/leaderboard/GAME"
             )
-        case [kind, *_]:
+        case _:
+            kind = route.partition("/")[0]
             raise BadQuery(f"no such JSON {kind!r}: there are players and leaderboard")
-    raise AssertionError("str.split gives at least one part")
 
 
 def _decoded(segment: str) -> str:
@@ -173,7 +174,8 @@ def _game(game: str) -> str:
 def _only(query: dict[str, str], allowed: tuple[str, ...]) -> None:
     unknown = sorted(set(query) - set(allowed))
     if unknown:
-        raise BadQuery(f"unknown query field {unknown[0]!r}: use {', '.join(allowed)}")
+        use = f"use {', '.join(allowed)}" if allowed else "it takes none"
+        raise BadQuery(f"unknown query field {unknown[0]!r}: {use}")
 
 
 def _query(query: str) -> dict[str, str]:
@@ -190,7 +192,8 @@ def _query(query: str) -> dict[str, str]:
 
 def _number(query: dict[str, str], name: str, low: int, high: int) -> int:
     text = query[name]
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+    digits = text.isascii() and text.isdigit() and len(text) <= len(str(high))
+    if not digits or not low <= int(text) <= high:
         raise BadQuery(f"{name} must be a whole number from {low} to {high}, not {text!r}")
     return int(text)
 

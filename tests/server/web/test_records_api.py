@@ -169,6 +169,8 @@ async def test_a_deal_board_ranks_the_fastest_wins(
         ("/api/players/Ada/races?deal=7", "unknown query field 'deal': use game,"),
         ("/api/players/Ada/races/old", "the JSON is at"),
         ("/api/", "no such JSON ''"),
+        ("/api/players/Ada?game=little-forty", "unknown query field 'game': it takes none"),
+        (f"/api/leaderboard/little-forty?offset={'9' * 5000}", "offset must be a whole number"),
         ("/api/leaderboard/little-forty?deal=1&deal=2", "'deal' is given more than once"),
         ("/api/leaderboard/little-forty?deal", "is not name=value pairs"),
         ("/api/leaderboard/", "the JSON is at"),
