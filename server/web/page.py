@@ -91,7 +91,7 @@ def respond(path: str, if_none_match: str | None = None) -> Response:
         return _redirect("watch/")
     if route.startswith("/players/"):
         return _player(route.removeprefix("/players/"), if_none_match)
-    if route in ("/leaderboard", "/leaderboard/") or route.startswith("/leaderboard/"):
+    if route == "/leaderboard" or route.startswith("/leaderboard/"):
         return _board(route, if_none_match)
     if not route.startswith("/watch/"):
         return _not_found(
