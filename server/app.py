@@ -197,9 +197,20 @@ class RaceServer:
         if "upgrade" not in request.headers.get("Connection", "").lower():
             known = request.headers.get("If-None-Match")
             if request.path.startswith(api.PREFIX):
-                return await api.respond(self.records, request.path, known)
+                return await self._api(conn, request, known)
             return page.respond(request.path, known)
         return self._admit(conn, request)
+
+    async def _api(self, conn: ServerConnection, request: Request, known: str | None) -> Response:
+        """The records pages' JSON. Each answer reads the store, so each spends one of
+        the address's new connections (it is one: the answer closes it), as an upgrade does."""
+        peer = conn.remote_address[0] if conn.remote_address else ""
+        address = self.limits.client_address(peer, request.headers.get_all("X-Forwarded-For"))
+        wait = self.limits.arrivals.take(address, self.clock.monotonic())
+        if wait is not None:
+            self.metrics.refused.inc()
+            return api.too_many(wait)
+        return await api.respond(self.records, request.path, known)
 
     def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
         """Count the connection against its client address's limits, or refuse it (429)."""

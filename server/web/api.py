@@ -11,7 +11,8 @@ one that public deal's fastest wins). Both are read through `Records`, which the
 server fills with the account requests' functions (`server.requests.accounts`),
 so the pages show what a client asking over the WebSocket is told. A refusal is
 JSON too, ``{"code", "message"}`` with the wire's error code: 404 for an unknown
-account, 400 for a bad game or number, 503 when the store cannot answer. Answers
+account, 400 for a bad game or number, 503 when the store cannot answer (and 429
+from the server when the address asks too often, `too_many`). Answers
 carry an ETag of their body and ``no-cache``: the browser asks again each time and
 an unchanged answer is a 304.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -35,7 +37,7 @@ from server.lifecycle.room import RoomError
 from server.store import StoreUnavailable
 from server.web.page import etags, headers_for
 
-__all__ = ["PAGE_SIZE", "PREFIX", "Board", "Races", "Records", "respond"]
+__all__ = ["PAGE_SIZE", "PREFIX", "Board", "Races", "Records", "respond", "too_many"]
 
 PREFIX = "/api/"
 PAGE_SIZE = 20
@@ -196,6 +198,15 @@ def _number(query: dict[str, str], name: str, low: int, high: int) -> int:
     if not digits or not low <= int(text) <= high:
         raise BadQuery(f"{name} must be a whole number from {low} to {high}, not {text!r}")
     return int(text)
+
+
+def too_many(wait_s: float) -> Response:
+    """The refusal of a request over the address's limit: 429, with the wait to retry."""
+    seconds = max(1, math.ceil(wait_s))
+    said = f"too many requests from your address; retry in {seconds} s"
+    response = _refusal(HTTPStatus.TOO_MANY_REQUESTS, ErrorCode.PROTO_RATE_LIMITED, said)
+    response.headers["Retry-After"] = str(seconds)
+    return response
 
 
 def _refusal(status: HTTPStatus, code: ErrorCode, message: str) -> Response:

@@ -216,3 +216,23 @@ async def test_a_store_that_cannot_answer_is_a_json_service_unavailable(
             status, body = await _json(server, path)
             assert (status, body["code"]) == (503, "server/busy"), path
             assert body["message"] == "the store cannot answer now"
+
+
+async def test_an_address_that_asks_too_often_waits(
+    store: Store, clock: ManualClock, records: Records
+) -> None:
+    """Each answer reads the store: it spends one of the address's new connections."""
+    config = Config(port=0, new_connections_per_s=1.0, new_connections_burst=2)
+    async with RaceServer(config, store, clock) as server:
+        for _ in range(2):
+            assert (await _json(server, f"/api/players/{ADA}"))[0] == 200
+        status, headers, body = await _get(server, "/api/leaderboard/little-forty")
+        assert (status, headers["retry-after"]) == (429, "1")
+        said = json.loads(body)
+        assert said == {
+            "code": "proto/rate-limited",
+            "message": "too many requests from your address; retry in 1 s",
+        }
+        assert (await _get(server, "/watch/static/records.js"))[0] == 200, "files are not counted"
+        clock.advance_to(clock.now_ms() + 1000)
+        assert (await _json(server, "/api/leaderboard/little-forty"))[0] == 200
