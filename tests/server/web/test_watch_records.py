@@ -44,6 +44,7 @@ MARKS = """() => Array.from(document.querySelectorAll('#boards .panel'), (panel)
   const mark = panel.querySelector('.seat-mark');
   return [panel.querySelector('.name').firstChild.textContent, mark && mark.textContent];
 })"""
+MOTION = "() => getComputedStyle(document.querySelector('.progress .fill')).transitionDuration"
 BOARD_LINKS = """() => Array.from(document.querySelectorAll('#board-links a'),
   (a) => [a.textContent, new URL(a.href).pathname + new URL(a.href).search])"""
 
@@ -97,6 +98,9 @@ async def test_an_accounts_name_leads_to_its_profile_and_the_game_to_its_boards(
         ]
         assert await tab.run("() => document.getElementById('rating-head').hidden")
         assert await tab.run(MARKS) == [["Ada", None], ["Bob", None], ["Cy", "guest"]]
+        assert await tab.run(MOTION) == "0.35s"
+        await tab.page.emulate_media(reduced_motion="reduce")
+        assert await tab.run(MOTION) == "0s", "no motion for a reader who asks for none"
         assert await tab.run("() => document.documentElement.scrollWidth <= window.innerWidth")
         shot = artifact_dir(tmp_path) / "watch-results-links.png"
         await tab.page.screenshot(path=str(shot), full_page=True)
