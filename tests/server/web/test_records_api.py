@@ -8,12 +8,10 @@ requests' functions, as a client over the WebSocket would be told.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from redis.asyncio import Redis
 
 from protocol import HistoryEntry, LeaderboardRow, Profile
 from server.app import RaceServer
@@ -21,7 +19,6 @@ from server.clock import ManualClock
 from server.config import Config
 from server.ops.embedded import EmbeddedValkey
 from server.store import Store
-from server.store._keys import StoreKeys
 from tests.server.web._http import get as _get
 from tests.server.web._records import (
     ADA,
@@ -35,22 +32,10 @@ from tests.server.web._records import (
     RIVALS,
     ZOE,
     Records,
-    seed,
     shown,
 )
 
 JSON_TYPE = "application/json; charset=utf-8"
-
-
-@pytest.fixture
-async def records(store: Store, redis_url: str, key_prefix: str) -> AsyncIterator[Records]:
-    redis = Redis.from_url(redis_url)
-    try:
-        seeded = Records(store, redis, StoreKeys(key_prefix))
-        await seed(seeded)
-        yield seeded
-    finally:
-        await redis.aclose()
 
 
 async def _json(server: RaceServer, path: str) -> tuple[int, Any]:

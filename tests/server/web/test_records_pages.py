@@ -1,4 +1,5 @@
-"""The profile and leaderboard pages: their addresses, then the pages in headless Chromium.
+"""The profile and leaderboard pages in headless Chromium (their addresses:
+test_records_addresses.py).
 
 The server reads the accounts the test wrote into its Valkey
 (tests/server/web/_records.py) and the pages read the server's JSON; the tests
@@ -8,7 +9,6 @@ reader's time zone, not the server's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
@@ -17,13 +17,9 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 import pytest
-from redis.asyncio import Redis
 
 from server.app import RaceServer
-from server.store import Store
-from server.store._keys import StoreKeys
 from tests.server._browser import DESKTOP, Tab, artifact_dir, browser
-from tests.server.web._http import get, module_imports
 from tests.server.web._records import (
     ADA,
     ADA_RACES,
@@ -33,27 +29,14 @@ from tests.server.web._records import (
     ZOE,
     Records,
     entry,
-    seed,
 )
 
 ZONE = "Europe/Paris"
 NARROW = {"width": 360, "height": 740}
-PAGE_TYPE = "text/html; charset=utf-8"
 TEXT = "([selector]) => document.querySelector(selector).textContent"
 CELLS = """([selector]) => Array.from(document.querySelectorAll(`${selector} tbody tr`),
   (row) => Array.from(row.cells, (cell) => cell.textContent))"""
 NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth"
-
-
-@pytest.fixture
-async def records(store: Store, redis_url: str, key_prefix: str) -> AsyncIterator[Records]:
-    redis = Redis.from_url(redis_url)
-    try:
-        seeded = Records(store, redis, StoreKeys(key_prefix))
-        await seed(seeded)
-        yield seeded
-    finally:
-        await redis.aclose()
 
 
 @pytest.fixture
@@ -85,76 +68,6 @@ def local(ms: int) -> str:
 
 def site(server: RaceServer) -> str:
     return f"http://127.0.0.1:{server.port}"
-
-
-@pytest.mark.parametrize(
-    ("path", "status"),
-    [
-        ("/players/Ada", 200),
-        (f"/players/{quote(ZOE)}", 200),
-        ("/players/Nobody", 200),
-        ("/leaderboard/little-forty", 200),
-        ("/leaderboard/double-canfield-40?deal=3&page=2", 200),
-        ("/leaderboard/chess", 404),
-    ],
-)
-async def test_the_pages_are_served_for_any_name_and_a_clear_404_for_an_unknown_game(
-    race_server: RaceServer, path: str, status: int
-) -> None:
-    got, headers, body = await get(race_server, path)
-    assert got == status
-    assert headers["content-type"] == PAGE_TYPE
-    assert "script-src 'self'" in headers["content-security-policy"]
-    assert b'<script type="module" src="../watch/static/' in body
-    assert b"<script>" not in body, "no inline script: the policy forbids it"
-
-
-@pytest.mark.parametrize(
-    ("path", "entry"),
-    [("/players/Ada", "profile.js"), ("/leaderboard/little-forty", "leaderboard.js")],
-)
-async def test_a_page_asks_for_every_module_it_imports_at_once(
-    race_server: RaceServer, path: str, entry: str
-) -> None:
-    _, _, page = await get(race_server, path)
-    links = r'<link rel="modulepreload" href="\.\./watch/static/([^"]+)">'
-    preloaded = set(re.findall(links, page.decode()))
-    imported: set[str] = set()
-    wanted = {entry}
-    while wanted - imported:
-        name = sorted(wanted - imported)[0]
-        imported.add(name)
-        status, headers, body = await get(race_server, f"/watch/static/{name}")
-        assert (status, headers["content-type"]) == (200, "text/javascript; charset=utf-8")
-        wanted |= module_imports(name, body.decode())
-    assert preloaded == imported - {entry} != set()
-    for sheet in re.findall(r'href="\.\./watch/static/([^"]+\.(?:css|svg))"', page.decode()):
-        assert (await get(race_server, f"/watch/static/{sheet}"))[0] == 200, sheet
-
-
-@pytest.mark.parametrize(
-    ("path", "location"),
-    [
-        ("/leaderboard", "leaderboard/little-forty"),
-        ("/leaderboard/", "little-forty"),
-        ("/leaderboard/little-forty/", "../little-forty"),
-        ("/players/Ada/", "../Ada"),
-    ],
-)
-async def test_short_addresses_lead_to_the_pages(
-    race_server: RaceServer, path: str, location: str
-) -> None:
-    status, headers, _ = await get(race_server, path)
-    assert (status, headers["location"]) == (302, location)
-
-
-@pytest.mark.parametrize(
-    "path",
-    ["/players", "/players/", "/players/Ada/races", "/watch/static/players.html", "/api"],
-)
-async def test_other_addresses_are_not_found(race_server: RaceServer, path: str) -> None:
-    status, _, body = await get(race_server, path)
-    assert status == 404 and body.startswith(b"solrace: ")
 
 
 async def test_a_profile_shows_ratings_races_and_best_times(
