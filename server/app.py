@@ -7,7 +7,8 @@ its own sockets' players and spectators should the others have let them go while
 was cut off from Redis (`server.liveness.reclaim`), the sessions (one per socket) and the
 metrics.
 ``/healthz`` (the process is alive), ``/readyz`` (it can serve: the store
-answers), ``/metrics`` and the spectator page (`server.web.page`) are answered on
+answers), ``/metrics``, the web pages (`server.web.page`) and the JSON they read
+(`server.web.api`, ``/api/...``) are answered on
 the WebSocket port before the upgrade (a scrape reads the pool levels of
 winnable deals from the store). `stop` stops accepting, and every
 session at once stops reading, answers every request it has already read,
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from http import HTTPStatus
 from types import TracebackType
@@ -41,11 +43,11 @@ from server.liveness.poller import DeadlinePoller
 from server.liveness.sweep import PresenceSweep
 from server.metrics import CONTENT_TYPE, Metrics
 from server.race_flow import deadlines
-from server.requests import lobby
+from server.requests import accounts, lobby
 from server.services import Services
 from server.solver.pool import Analyst
 from server.store import Store, StoreUnavailable
-from server.web import page
+from server.web import api, page
 
 _log = logging.getLogger(__name__)
 MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
@@ -71,6 +73,11 @@ class RaceServer:
             self.limits,
             Analyst(config.analysis_workers, config.analysis_queue),
             self.clock,
+        )
+        self.records = api.Records(
+            functools.partial(accounts.profile, self.services),
+            functools.partial(accounts.history, self.services),
+            functools.partial(accounts.leaderboard, self.services),
         )
         self.poller = DeadlinePoller(
             store,
@@ -188,8 +195,22 @@ class RaceServer:
             response.headers["Content-Type"] = CONTENT_TYPE
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
-            return page.respond(request.path, request.headers.get("If-None-Match"))
+            known = request.headers.get("If-None-Match")
+            if request.path.startswith(api.PREFIX):
+                return await self._api(conn, request, known)
+            return page.respond(request.path, known)
         return self._admit(conn, request)
+
+    async def _api(self, conn: ServerConnection, request: Request, known: str | None) -> Response:
+        """The records pages' JSON. Each answer reads the store, so each spends one of
+        the address's new connections (it is one: the answer closes it), as an upgrade does."""
+        peer = conn.remote_address[0] if conn.remote_address else ""
+        address = self.limits.client_address(peer, request.headers.get_all("X-Forwarded-For"))
+        wait = self.limits.arrivals.take(address, self.clock.monotonic())
+        if wait is not None:
+            self.metrics.refused.inc()
+            return api.too_many(wait)
+        return await api.respond(self.records, request.path, known)
 
     def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
         """Count the connection against its client address's limits, or refuse it (429)."""

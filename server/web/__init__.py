@@ -1,1 +1,1 @@
-"""The spectator web page and its static files."""
+"""The web pages (watch a race, a player's profile, leaderboards), their files and JSON."""

@@ -1,13 +1,16 @@
-"""The spectator page: plain HTTP GETs answered on the WebSocket port.
+"""The web pages: plain HTTP GETs answered on the WebSocket port.
 
 ``/watch/CODE`` is one page (``server/web/static/watch.html``) whose script joins
 room CODE as a spectator over the same port's WebSocket; ``/watch/`` is the
-same page with a box to type a code, and ``/`` leads there. Its CSS and
-scripts are ``/watch/static/NAME``, the libraries they import
-``/watch/static/vendor/...`` (each with its LICENSE). The files ship inside the
-package and are read once. Every response carries an ETag and asks the browser
-to check it again (``no-cache``), so a new version of the page is seen at once
-and an unchanged one costs a 304.
+same page with a box to type a code, and ``/`` leads there. ``/players/NAME``
+(``players.html``) and ``/leaderboard/GAME`` (``leaderboard.html``) are pages whose
+scripts read the JSON of ``server.web.api``; an unknown game's board page is
+served with a 404 and says so. Every page's CSS and scripts are
+``/watch/static/NAME`` (the other pages load them as ``../watch/static/NAME``), the
+libraries they import ``/watch/static/vendor/...`` (each with its LICENSE). The
+files ship inside the package and are read once. Every response carries an ETag
+and asks the browser to check it again (``no-cache``), so a new version of a
+page is seen at once and an unchanged one costs a 304.
 """
 
 from __future__ import annotations
@@ -24,11 +27,15 @@ from urllib.parse import urlsplit
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
+from engine import VARIANT_KEYS
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
 
-__all__ = ["Asset", "asset", "respond"]
+__all__ = ["Asset", "asset", "etags", "headers_for", "respond"]
 
 PAGE = "watch.html"
+PROFILE_PAGE = "players.html"
+BOARD_PAGE = "leaderboard.html"
+_PAGES = {PAGE, PROFILE_PAGE, BOARD_PAGE}
 _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -39,6 +46,7 @@ _TYPES = {
 _LICENCE = "LICENSE"
 _PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _CODE = re.compile(f"[{ROOM_CODE_ALPHABET}]{{{ROOM_CODE_LENGTH}}}")
+_SEGMENT = re.compile(r"[^/]+")
 _PAGE_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -81,16 +89,22 @@ def respond(path: str, if_none_match: str | None = None) -> Response:
     route = urlsplit(path).path
     if route in ("/", "/watch"):
         return _redirect("watch/")
+    if route.startswith("/players/"):
+        return _player(route.removeprefix("/players/"), if_none_match)
+    if route == "/leaderboard" or route.startswith("/leaderboard/"):
+        return _board(route, if_none_match)
     if not route.startswith("/watch/"):
-        return _not_found("no such page; the spectator page is /watch/")
+        return _not_found(
+            "no such page; the pages are /watch/, /players/NAME and /leaderboard/GAME"
+        )
     rest = route.removeprefix("/watch/")
     if rest.startswith("static/"):
         found = asset(rest.removeprefix("static/"))
-        if found is None or rest.endswith(PAGE):
+        if found is None or rest.rsplit("/", 1)[-1] in _PAGES:
             return _not_found("no such file")
         return _file(found, if_none_match)
     if rest == "" or _CODE.fullmatch(rest):
-        return _page(if_none_match)
+        return _page(PAGE, if_none_match)
     if _CODE.fullmatch(rest.upper()):
         return _redirect(rest.upper())
     if rest.endswith("/") and _CODE.fullmatch(rest[:-1].upper()):
@@ -101,31 +115,57 @@ def respond(path: str, if_none_match: str | None = None) -> Response:
     )
 
 
-def _page(if_none_match: str | None) -> Response:
-    page = asset(PAGE)
-    assert page is not None, "the package lacks its spectator page"
-    response = _file(page, if_none_match)
+def _player(rest: str, if_none_match: str | None) -> Response:
+    """A player's page for any one path segment: the page asks the server who that is."""
+    if _SEGMENT.fullmatch(rest):
+        return _page(PROFILE_PAGE, if_none_match)
+    if rest.endswith("/") and _SEGMENT.fullmatch(rest[:-1]):
+        return _redirect(f"../{rest[:-1]}")
+    return _not_found("no such page; a player's page is /players/NAME")
+
+
+def _board(route: str, if_none_match: str | None) -> Response:
+    """A game's board; ``/leaderboard`` leads to the first game's."""
+    first = VARIANT_KEYS[0]
+    if route == "/leaderboard":
+        return _redirect(f"leaderboard/{first}")
+    rest = route.removeprefix("/leaderboard/")
+    if rest == "":
+        return _redirect(first)
+    if rest.endswith("/") and _SEGMENT.fullmatch(rest[:-1]):
+        return _redirect(f"../{rest[:-1]}")
+    if not _SEGMENT.fullmatch(rest):
+        return _not_found("no such page; a game's leaderboard is /leaderboard/GAME")
+    status = HTTPStatus.OK if rest in VARIANT_KEYS else HTTPStatus.NOT_FOUND
+    return _page(BOARD_PAGE, if_none_match, status)
+
+
+def _page(name: str, if_none_match: str | None, status: HTTPStatus = HTTPStatus.OK) -> Response:
+    page = asset(name)
+    assert page is not None, f"the package lacks its page {name}"
+    response = _file(page, if_none_match, status)
     response.headers["Content-Security-Policy"] = _PAGE_POLICY
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 
-def _file(found: Asset, if_none_match: str | None) -> Response:
-    headers = _headers(found.content_type)
+def _file(found: Asset, if_none_match: str | None, status: HTTPStatus = HTTPStatus.OK) -> Response:
+    headers = headers_for(found.content_type)
     headers["ETag"] = found.etag
     headers["Cache-Control"] = "no-cache"
-    if if_none_match is not None and found.etag in _etags(if_none_match):
+    if status == HTTPStatus.OK and if_none_match is not None and found.etag in etags(if_none_match):
         return Response(HTTPStatus.NOT_MODIFIED, "Not Modified", headers, b"")
     headers["Content-Length"] = str(len(found.body))
-    return Response(HTTPStatus.OK, "OK", headers, found.body)
+    return Response(status, status.phrase, headers, found.body)
 
 
-def _etags(header: str) -> set[str]:
+def etags(header: str) -> set[str]:
+    """The entity tags an If-None-Match header lists, weak ones as strong."""
     return {tag.strip().removeprefix("W/") for tag in header.split(",")}
 
 
 def _redirect(location: str) -> Response:
-    headers = _headers("text/plain; charset=utf-8")
+    headers = headers_for("text/plain; charset=utf-8")
     headers["Location"] = location
     headers["Cache-Control"] = "no-cache"
     body = f"see {location}\n".encode()
@@ -134,14 +174,15 @@ def _redirect(location: str) -> Response:
 
 
 def _not_found(text: str) -> Response:
-    headers = _headers("text/plain; charset=utf-8")
+    headers = headers_for("text/plain; charset=utf-8")
     body = f"solrace: {text}\n".encode()
     headers["Content-Length"] = str(len(body))
     headers["Cache-Control"] = "no-cache"
     return Response(HTTPStatus.NOT_FOUND, "Not Found", headers, body)
 
 
-def _headers(content_type: str) -> Headers:
+def headers_for(content_type: str) -> Headers:
+    """The headers every answer carries, of type `content_type`."""
     return Headers(
         [
             ("Date", email.utils.formatdate(usegmt=True)),

@@ -15,7 +15,10 @@ const FRESH_RACE = { outcome: "playing", progress: 0, moves: 0, finished_at_ms: 
 
 const CHANGES = {
   player_joined(room, event) {
-    const newcomer = { seat: event.seat, name: event.name, ready: false, away: false, ...FRESH_RACE };
+    const { account = false, bot = false, rating = null, provisional = false } = event;
+    const newcomer = {
+      seat: event.seat, name: event.name, ready: false, away: false, account, bot, rating, provisional, ...FRESH_RACE,
+    };
     const players = room.players.filter((player) => player.seat !== event.seat);
     players.push(newcomer);
     players.sort((a, b) => a.seat - b.seat);
@@ -30,7 +33,11 @@ const CHANGES = {
   spectator_count: (room, event) => ({ ...room, spectators: event.count }),
   settings(room, event) {
     const changed = { ...room, variant: event.variant, settings: event.settings };
-    return playersWith(changed, (player) => ({ ...player, ready: false }));
+    const ratings = new Map((event.ratings ?? []).map((shown) => [shown.seat, shown]));
+    return playersWith(changed, (player) => ({
+      ...player, ready: false, rating: ratings.get(player.seat)?.rating ?? null,
+      provisional: ratings.get(player.seat)?.provisional ?? false,
+    }));
   },
   ready: (room, event) => updateSeat(room, event.seat, { ready: event.ready }),
   countdown: (room, event) => ({
@@ -60,10 +67,19 @@ const CHANGES = {
     return over;
   },
   deal_analysed: (room, event) => ({ ...room, verdict: event.verdict }),
+  race_rated(room, event) {
+    if (event.race_no !== room.race_no) return room;
+    const changes = new Map(event.changes.map((change) => [change.seat, change]));
+    const rated = { ...room, rating_changes: event.changes };
+    return playersWith(rated, (player) => {
+      const change = changes.get(player.seat);
+      return change === undefined ? null : { ...player, rating: change.after, provisional: change.provisional };
+    });
+  },
   rematch(room, event) {
     const lobby = {
       ...room, phase: "lobby", race_no: event.race_no, start_at_ms: null, seed_commit: null, seed: null, verdict: null,
-      last_race: event.last_race ?? null,
+      last_race: event.last_race ?? null, rating_changes: null,
     };
     return playersWith(lobby, (player) => ({ ...player, ready: false, ...FRESH_RACE }));
   },

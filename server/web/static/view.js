@@ -1,21 +1,13 @@
 // Drawing the page from a Watch (room.js): header, banner, one panel per racer
-// with its progress bar and board, the tabs used at phone width, the results
-// and the seed check. Only boards that changed are drawn again.
+// with its progress bar and board, the tabs used at phone width; the results
+// and the seed check are results.js's. Only boards that changed are drawn again.
 
 import { drawBoard } from "./board.js";
-import { checkSeed, describeSeed } from "./seed.js";
-import { OUTCOMES, STOPPED, formatDuration, hostEndText, lastRaceLines, stoppedByHost } from "./words.js";
-
-const VARIANTS = {
-  "little-forty": "Little Forty",
-  "little-milligan": "Little Milligan",
-  "little-billie": "Little Billie",
-  "double-canfield-40": "Double Canfield 40",
-};
+import { renderResults } from "./results.js";
+import { GAMES, OUTCOMES, STOPPED, formatDuration, lastRaceLines, stoppedByHost } from "./words.js";
 
 const drawn = new Map(); // seat -> the board object its panel shows
 let selected = null;
-let seedChecked = null;
 
 const byId = (id) => document.getElementById(id);
 
@@ -151,12 +143,23 @@ function stoppedAt(watch, seat) {
   return line !== undefined && stoppedByHost(line, watch.result.ended_by_host);
 }
 
+/** What a seat is beside its name: a bot, a guest among accounts, or an account's
+ * rating for the room's game (once it has one); null when there is nothing to say. */
+function seatMark(player, room) {
+  if (player.bot) return element("span", "seat-mark", "bot");
+  if (!player.account) return room.players.some((p) => p.account) ? element("span", "seat-mark", "guest") : null;
+  if (player.rating == null) return null;
+  return element("span", "seat-mark rating", `rating ${player.rating}${player.provisional ? ", provisional" : ""}`);
+}
+
 function panelHead(player, watch, board, idleAt, now) {
   const room = watch.room;
   const head = element("header", "panel-head");
   const [kind, label] = badgeFor(player, room.phase, stoppedAt(watch, player.seat));
   const name = element("h3", "name", player.name);
   if (room.host === player.seat) name.append(element("span", "host", "host"));
+  const mark = seatMark(player, room);
+  if (mark !== null) name.append(mark);
   head.append(name, element("span", `badge badge-${kind}`, label));
   if (room.phase === "lobby" || room.phase === "countdown") return head;
   const total = board === null ? 0 : board.total;
@@ -243,73 +246,11 @@ function renderTabs(room, watch) {
   byId("tabs").replaceChildren(...tabs);
 }
 
-function resultRows(watch) {
-  const room = watch.room;
-  if (watch.result !== null) {
-    const total = watch.startBoard?.total ?? watch.boardOf(watch.result.ranking[0]?.seat)?.total;
-    const end = watch.result.ended_by_host;
-    return watch.result.ranking.map((r) => [String(r.rank), r.name, r.outcome, r.progress, total, r.moves, r.elapsed_ms,
-      stoppedByHost(r, end)]);
-  }
-  // A room finished before its replies carried the results: its players, unranked.
-  return room.players.map((p) => ["", p.name, p.outcome, p.progress, watch.boardOf(p.seat)?.total, p.moves,
-    p.finished_at_ms === null ? null : p.finished_at_ms - room.start_at_ms, false]);
-}
-
-function renderResults(watch) {
-  const room = watch.room;
-  const results = byId("results");
-  results.hidden = room.phase !== "finished";
-  if (results.hidden) return;
-  const ended = byId("ended");
-  ended.hidden = watch.result?.ended_by_host == null;
-  ended.textContent = ended.hidden ? "" : hostEndText(watch.result);
-  byId("ranking").replaceChildren(...resultRows(watch).map(([rank, name, outcome, progress, total, moves, elapsed, stopped]) => {
-    const row = element("tr", `result-${outcome}`);
-    const home = total === undefined ? String(progress) : `${progress} / ${total}`;
-    const time = elapsed === null ? "" : formatDuration(elapsed, true);
-    const said = stopped ? STOPPED : OUTCOMES[outcome] ?? outcome;
-    for (const text of [rank, name, said, home, String(moves), time]) row.append(element("td", "", text));
-    return row;
-  }));
-  renderSeed(watch);
-  byId("verdict").textContent = verdictText(room.verdict, room.race_no);
-}
-
-/** The solver's verdict on the deal just raced, once the server has one. */
-function verdictText(verdict, raceNo) {
-  if (!verdict || verdict.race_no !== raceNo) return "";
-  if (verdict.verdict === "won") return `Solver: this deal can be won; it found a line of ${verdict.line_moves} moves.`;
-  if (verdict.verdict === "unwinnable") return "Solver: this deal cannot be won, whatever the play.";
-  return `Solver: no verdict on this deal within ${verdict.budget_s} s of search.`;
-}
-
-function renderSeed(watch) {
-  const seed = watch.result?.seed ?? watch.room.seed;
-  const published = watch.result?.seed_commit ?? watch.room.seed_commit;
-  const commit = watch.commitSeen ?? published;
-  if (seed === null || commit === null || seedChecked === `${seed}/${commit}`) return;
-  seedChecked = `${seed}/${commit}`;
-  byId("seed").textContent = `Deal: ${describeSeed(seed)}`;
-  const check = byId("seed-check");
-  const when = watch.commitSeen === null ? "published with the results" : "published at the countdown";
-  check.dataset.ok = "";
-  check.textContent = "checking the seed\u2026";
-  checkSeed(seed, commit).then(({ ok, digest }) => {
-    if (seedChecked !== `${seed}/${commit}`) return;
-    const same = commit === published;
-    check.dataset.ok = String(ok && same);
-    check.textContent = ok && same
-      ? `\u2713 SHA-256 of the seed is ${digest.slice(0, 16)}\u2026, the commitment ${when}: the deal was fixed before the start.`
-      : `\u2717 The seed does not match the commitment ${when} (SHA-256 ${digest.slice(0, 16)}\u2026, commitment ${commit.slice(0, 16)}\u2026).`;
-  });
-}
-
 export function renderPage(watch, now) {
   const room = watch.room;
   if (room === null) return;
   document.body.dataset.phase = room.phase;
-  const variant = VARIANTS[room.variant] ?? room.variant;
+  const variant = GAMES[room.variant] ?? room.variant;
   const id = byId("room-id");
   id.replaceChildren("Room ", element("strong", "code", room.code), ` \u00b7 ${variant} \u00b7 race ${room.race_no}`);
   byId("banner").replaceChildren(bannerFor(room, watch.result));
@@ -320,7 +261,6 @@ export function renderPage(watch, now) {
   if (!seats.has(selected) && room.players.length > 0) selected = room.players[0].seat;
   selectSeat(selected);
   renderResults(watch);
-  if (room.phase !== "finished") seedChecked = null;
   if (document.body.dataset.link !== "stopped") {
     byId("spectators").textContent = room.spectators === 1 ? "1 watching" : `${room.spectators} watching`;
   }

@@ -1,5 +1,5 @@
-// How the page says a race's times and how it ended: durations, outcomes, the
-// host's early end, and a race summed up for the next lobby (docs/protocol.md).
+// How the pages say a race's times and how it ended: games, durations, outcomes,
+// the host's early end, and a race summed up for the next lobby (docs/protocol.md).
 
 /** m:ss, or m:ss.t with `tenths`; negative durations count as zero. */
 export function formatDuration(ms, tenths = false) {
@@ -10,8 +10,16 @@ export function formatDuration(ms, tenths = false) {
   return tenths ? `${text}.${Math.floor((total % 1000) / 100)}` : text;
 }
 
+/** Each game's name, by its variant key, in the server's order. */
+export const GAMES = {
+  "little-forty": "Little Forty",
+  "little-milligan": "Little Milligan",
+  "little-billie": "Little Billie",
+  "double-canfield-40": "Double Canfield 40",
+};
+
 /** Cards in a game of each variant: what "all home" is. */
-const CARDS = { "little-forty": 104, "little-milligan": 52, "little-billie": 104, "double-canfield-40": 104 };
+export const CARDS = { "little-forty": 104, "little-milligan": 52, "little-billie": 104, "double-canfield-40": 104 };
 /** How a racer's race ended, said before its race time. */
 const ENDINGS = {
   won: "won in",

@@ -6,43 +6,20 @@ sends it; the page's behaviour in a browser is in test_watch_page.py.
 
 from __future__ import annotations
 
-import asyncio
-import posixpath
 import re
 
 import pytest
 
 from server.app import RaceServer
 from server.web.page import asset
+from tests.server.web._http import get as _get
+from tests.server.web._http import module_imports
 
-Reply = tuple[int, dict[str, str], bytes]
 PAGE_TYPE = "text/html; charset=utf-8"
-
-
-async def _get(server: RaceServer, path: str, **headers: str) -> Reply:
-    """Status, headers (lower-case names) and body of ``GET path``."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{server.port}"]
-    lines += [f"{name.replace('_', '-')}: {value}" for name, value in headers.items()]
-    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-    raw = await reader.read()
-    writer.close()
-    await writer.wait_closed()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    status_line, *header_lines = head.decode().split("\r\n")
-    fields = dict(line.split(": ", 1) for line in header_lines)
-    return int(status_line.split()[1]), {k.lower(): v for k, v in fields.items()}, body
 
 
 def _page_files(html: str) -> set[str]:
     return set(re.findall(r'(?:href|src)="static/([^"]+)"', html))
-
-
-def _imports(name: str, script: str) -> set[str]:
-    """The files module `name` imports, as paths under static/ like `name`."""
-    folder = posixpath.dirname(name)
-    found = re.findall(r'from "(\.\.?/[^"]+)"', script)
-    return {posixpath.normpath(posixpath.join(folder, path)) for path in found}
 
 
 async def test_the_page_is_served_for_a_room_code_and_for_the_code_box(
@@ -75,7 +52,7 @@ async def test_every_file_the_page_loads_is_served_with_its_type(race_server: Ra
         assert headers["content-type"] == types[name.rsplit(".", 1)[1]], name
         assert headers["etag"].startswith('"') and headers["cache-control"] == "no-cache"
         if name.endswith((".js", ".mjs")):
-            wanted |= _imports(name, body.decode())
+            wanted |= module_imports(name, body.decode())
     assert {
         "msgpack.js",
         "board.js",
@@ -98,7 +75,7 @@ async def test_the_page_asks_for_every_module_at_once(race_server: RaceServer) -
         name = sorted(wanted - imported)[0]
         imported.add(name)
         _, _, body = await _get(race_server, f"/watch/static/{name}")
-        wanted |= _imports(name, body.decode())
+        wanted |= module_imports(name, body.decode())
     assert preloaded == imported - {"watch.js"}
 
 

@@ -426,3 +426,46 @@ async def test_the_lobby_after_a_rematch_tells_the_last_race_in_words(tab: Tab) 
         "5. Eve resigned after 0:20.0 with 3/104 cards home",
     ]
     assert older is None, "a rematch from a server that does not sum the race up"
+
+
+async def test_a_seats_account_and_rating_follow_joins_new_settings_and_rated_races(
+    tab: Tab,
+) -> None:
+    settings = Settings(countdown_s=1).model_dump()
+    room = {
+        "code": "ABC234", "variant": "little-forty", "settings": settings, "phase": "finished",
+        "race_no": 1, "host": 0, "spectators": 0, "start_at_ms": 5000, "seed_commit": None,
+        "seed": None, "players": [],
+    }  # fmt: skip
+    change = {"seat": 0, "name": "Ada", "before": 1500, "after": 1514, "provisional": True}
+    frames = [
+        (1, {"type": "player_joined", "seat": 0, "name": "Ada", "account": True, "rating": 1500,
+             "provisional": True}),
+        (2, {"type": "player_joined", "seat": 1, "name": "Bot", "bot": True}),
+        (3, {"type": "player_joined", "seat": 2, "name": "Cy"}),
+        (4, {"type": "race_rated", "race_no": 1, "changes": [change]}),
+    ]  # fmt: skip
+    got = await tab.run(ROOM, room, frames)
+    shown = [
+        (p["account"], p["bot"], p["rating"], p["provisional"]) for p in got["room"]["players"]
+    ]
+    assert shown == [
+        (True, False, 1514, True),
+        (False, True, None, False),
+        (False, False, None, False),
+    ]
+    assert got["room"]["rating_changes"] == [change]
+    stale = (5, {"type": "race_rated", "race_no": 7, "changes": [{**change, "after": 1}]})
+    got = await tab.run(ROOM, room, [*frames, stale])
+    assert got["room"]["players"][0]["rating"] == 1514, "another race's changes are not this one's"
+    assert got["room"]["rating_changes"] == [change]
+    later = [
+        *frames,
+        (6, {"type": "settings", "variant": "little-billie", "settings": settings,
+             "ratings": [{"seat": 0, "rating": 1620, "provisional": False}]}),
+        (7, {"type": "rematch", "race_no": 2}),
+    ]  # fmt: skip
+    got = await tab.run(ROOM, room, later)
+    ada, bot, _ = got["room"]["players"]
+    assert (ada["rating"], ada["provisional"], bot["rating"]) == (1620, False, None)
+    assert got["room"]["rating_changes"] is None, "a rematch leaves the last race's changes"
