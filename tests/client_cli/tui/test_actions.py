@@ -41,6 +41,14 @@ async def test_the_host_changes_game_deal_and_time_limit_with_keys(
         assert room_of(app) == "little-milligan None 1800"
         assert "host: g game" in text
         assert "+/- seats" in text  # every host key fits an 80-column lobby
+        await pilot.press("R")
+        await wait_for_text(pilot, "Rated: a race of two or more accounts")
+        await pilot.press("n")
+        text = await wait_for_text(pilot, "(public deal 1)")
+        assert "Rated:" not in text  # a public deal is never rated
+        await pilot.press("R")
+        text = await wait_for_text(pilot, "Rated:")
+        assert "(secret deal)" in text
 
 
 async def test_space_toggles_ready_and_a_guest_cannot_change_settings(
@@ -54,11 +62,11 @@ async def test_space_toggles_ready_and_a_guest_cannot_change_settings(
         assert code is not None
         bob = join(server_url, code, "Bob")
         async with bob.run_test(size=(80, 24)) as pilot:
-            await wait_for_text(pilot, "Bob              not ready  (you)")
+            await wait_for_text(pilot, "Bob              guest  not ready  (you)")
             await pilot.press("space")
-            await wait_for_text(pilot, "Bob              ready  (you)")
+            await wait_for_text(pilot, "Bob              guest  ready  (you)")
             await pilot.press("space")
-            await wait_for_text(pilot, "Bob              not ready  (you)")
+            await wait_for_text(pilot, "Bob              guest  not ready  (you)")
             await pilot.press("g")
             text = await wait_for_text(pilot, "Only the host changes the game")
             assert "Little Forty" in text
