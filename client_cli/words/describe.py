@@ -79,7 +79,7 @@ def _who(room: RoomSnapshot, seat: int, you: int | None) -> str:
 
 
 def _joined(event: PlayerJoined, room: RoomSnapshot, you: int | None) -> str:
-    return f"{event.name} ({identity(event)}) joined as #{event.seat + 1}."
+    return f"{event.name} joined as #{event.seat + 1} ({identity(event)})."
 
 
 def _left(event: PlayerLeft, room: RoomSnapshot, you: int | None) -> str:

@@ -32,14 +32,14 @@ from tests.client_cli._samples import board, player, room, room_event_types
 @pytest.mark.parametrize(
     ("event", "you", "text"),
     [
-        (PlayerJoined(seat=2, name="Cy"), 0, "Cy (guest) joined as #3."),
-        (PlayerJoined(seat=2, name="Cy", account=True), 0, "Cy (unrated) joined as #3."),
+        (PlayerJoined(seat=2, name="Cy"), 0, "Cy joined as #3 (guest)."),
+        (PlayerJoined(seat=2, name="Cy", account=True), 0, "Cy joined as #3 (unrated)."),
         (
             PlayerJoined(seat=2, name="Cy", account=True, rating=1611, provisional=True),
             0,
-            "Cy (1611 provisional) joined as #3.",
+            "Cy joined as #3 (1611 provisional).",
         ),
-        (PlayerJoined(seat=3, name="Bot 1", bot=True), 0, "Bot 1 (bot) joined as #4."),
+        (PlayerJoined(seat=3, name="Bot 1", bot=True), 0, "Bot 1 joined as #4 (bot)."),
         (PlayerLeft(seat=1, away=False), 0, "Bob left."),
         (PlayerLeft(seat=1, away=True), 0, "Bob is away (seat kept)."),
         (HostChanged(seat=1), 1, "You are the host now."),
