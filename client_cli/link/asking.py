@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from websockets.exceptions import ConnectionClosed
@@ -27,12 +27,14 @@ class Asker:
         self.connection = connection
         self.ids = itertools.count(1)
 
-    async def ask(self, request: Callable[[int], ClientMessage]) -> ServerMessage:
-        """Send the request ``request(id)`` builds; its reply (an ``error`` included).
+    def next_id(self) -> int:
+        return next(self.ids)
+
+    async def ask(self, sent: ClientMessage) -> ServerMessage:
+        """Send ``sent`` (its id from `next_id`); its reply, an ``error`` included.
 
         An error without an id (the server could not read the request, or too many
         requests) answers it too: nothing else is waiting."""
-        sent = request(next(self.ids))
         try:
             async with asyncio.timeout(REPLY_TIMEOUT_S):
                 await self.connection.send(sent)

@@ -31,6 +31,10 @@ class AccountFileError(Exception):
     """The accounts file exists but cannot be read or written; the message says why."""
 
 
+class UnknownAccount(Exception):
+    """``--account NAME`` names no account kept for the server; the message lists those kept."""
+
+
 @dataclass(frozen=True, slots=True)
 class KeptAccount:
     server: str
@@ -62,6 +66,17 @@ class Book:
         kept = self.on(server)
         key = self.in_use.get(server_key(server))
         return next((a for a in kept if a.key == key), kept[-1] if kept else None)
+
+    def chosen(self, server: str, name: str | None) -> KeptAccount | None:
+        """The account named ``name`` (`UnknownAccount` when none is kept), or with no
+        name the one in use (``None`` when none is kept)."""
+        if name is None:
+            return self.current(server)
+        found = self.find(server, name)
+        if found is None:
+            kept = ", ".join(account.name for account in self.on(server)) or "none"
+            raise UnknownAccount(f"no account {name} is kept for {server} (kept: {kept})")
+        return found
 
     def keep(self, account: KeptAccount) -> Book:
         """``account`` kept (replacing one with its key) and in use on its server."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from client_cli.session import accounts
-from client_cli.session.accounts import AccountFileError, Book, KeptAccount
+from client_cli.session.accounts import AccountFileError, Book, KeptAccount, UnknownAccount
 
 HERE = "ws://127.0.0.1:8765"
 THERE = "wss://race.example"
@@ -36,6 +36,16 @@ def test_names_are_found_whatever_their_case_and_width() -> None:
     assert book.find(HERE, "ADA") == ADA
     assert book.find(HERE, "\uff21da") == ADA  # a fullwidth A
     assert book.find(HERE, "Bob") is None and book.find(THERE, "Ada") is None
+
+
+def test_an_account_is_chosen_by_name_or_is_the_one_in_use() -> None:
+    book = Book().keep(ADA).keep(BOB)
+    assert book.chosen(HERE, None) == BOB and book.chosen(HERE, "ada") == ADA
+    assert book.chosen(THERE, None) is None
+    with pytest.raises(UnknownAccount, match=r"no account Cy is kept for .* \(kept: Ada, Bob\)"):
+        book.chosen(HERE, "Cy")
+    with pytest.raises(UnknownAccount, match=r"\(kept: none\)"):
+        book.chosen(THERE, "Ada")
 
 
 def test_keeping_a_key_again_replaces_it_and_renames_follow_the_server() -> None:
