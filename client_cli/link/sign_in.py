@@ -20,7 +20,8 @@ async def open_as(url: str, key: str | None, write: Write) -> Connection | None:
         write(sentence(str(error)))
         return None
     if connection.refusal is not None:
-        write(f"Signing in failed: {account_error(connection.refusal)} To play as a guest: --guest")
+        refused = account_error(connection.refusal)
+        write(f"Signing in failed. {refused} To play as a guest instead, add --guest.")
         await connection.close()
         return None
     if connection.account is not None:
