@@ -78,6 +78,11 @@ class Config:
     """A racer with no card home for this long gets a dead-end check."""
     dead_end_budget_s: float = 2.0
     """CPU seconds a dead-end check may take; undecided means nothing is said."""
+    # Ratings (docs/accounts.md).
+    provisional_races: int = 5
+    """A rating is shown as provisional until the account has this many rated races of the game."""
+    leaderboard_min_races: int = 5
+    """Rated races of a game an account needs to appear on that game's leaderboard."""
 
 
 _DEFAULTS = Config()
@@ -122,6 +127,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
     _add_flags(
         parser.add_argument_group("solver work (verdicts, hints, dead ends)"), _ANALYSIS_FLAGS
     )
+    _add_flags(parser.add_argument_group("ratings"), _RATING_FLAGS)
     _add_limit_args(parser)
     args = parser.parse_args(argv)
     if args.deadline_poll <= 0:
@@ -145,7 +151,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
         trusted_proxies=tuple(args.trusted_proxy),
-        **{flag.field: getattr(args, flag.field) for flag in _ANALYSIS_FLAGS + _LIMIT_FLAGS},
+        **{flag.field: getattr(args, flag.field) for flag in _NUMBER_FLAGS},
     )
 
 
@@ -186,6 +192,22 @@ _ANALYSIS_FLAGS = (
     ),
     Flag("--dead-end-budget", float, "dead_end_budget_s", "CPU seconds for a dead-end check"),
 )
+_RATING_FLAGS = (
+    Flag(
+        "--provisional-races",
+        int,
+        "provisional_races",
+        "rated races of a game before a rating stops being provisional",
+        above=-1,
+    ),
+    Flag(
+        "--leaderboard-min-races",
+        int,
+        "leaderboard_min_races",
+        "rated races of a game before an account is on its leaderboard",
+        above=-1,
+    ),
+)
 _LIMIT_FLAGS = (
     Flag(
         "--max-connections",
@@ -217,6 +239,8 @@ _LIMIT_FLAGS = (
     ),
 )
 
+_NUMBER_FLAGS = _ANALYSIS_FLAGS + _RATING_FLAGS + _LIMIT_FLAGS
+
 
 def _add_flags(group: argparse._ArgumentGroup, flags: tuple[Flag, ...]) -> None:
     for flag in flags:
@@ -231,7 +255,7 @@ def _add_flags(group: argparse._ArgumentGroup, flags: tuple[Flag, ...]) -> None:
 
 
 def _check_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    for flag in _ANALYSIS_FLAGS + _LIMIT_FLAGS:
+    for flag in _NUMBER_FLAGS:
         flag.check(parser, getattr(args, flag.field))
     for proxy in args.trusted_proxy:
         try:

@@ -78,6 +78,8 @@ class Session:
         """The client address its limits are counted against."""
         self.place = Seat(self, services)
         """The room, seat and token this socket holds, with the kept game."""
+        self.account = ""
+        """The id of the account this connection signed in as ('': a guest)."""
         self.last_seq = 0
         self.paused = False
         self.held: list[tuple[int, bytes]] = []

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import msgpack
 from pydantic import TypeAdapter
 
-from protocol import ErrorCode, Phase, PlayerOutcome, RoomEvent, events
+from protocol import ErrorCode, Phase, PlayerOutcome, RoomEvent, SeatRating, events
 from protocol.models import DealVerdict, HostEnd, RaceSummary, RoomSnapshot, Settings
 from server.lifecycle.ranking import PlayerStats, player_info
 
@@ -171,17 +171,42 @@ def create(
     *,
     process: str,
     token: str,
+    account: str = "",
+    bot: bool = False,
+    rating: int | None = None,
+    provisional: bool = False,
 ) -> Transition:
     """A new room in the lobby with its creator (holding `token`, on `process`) in
-    seat 0 as host."""
-    creator = Player(0, name, process=process, token=token)
+    seat 0 as host; `account` and the rest as in `join`."""
+    creator = Player(
+        0,
+        name,
+        process=process,
+        token=token,
+        account=account,
+        bot=bot,
+        rating=rating,
+        provisional=provisional,
+    )
     room = Room(code, variant, settings, secret, host=0, players=(creator,))
-    return Transition(room, (events.PlayerJoined(seat=0, name=name),))
+    return Transition(room, (_joined(creator),))
 
 
-def join(room: Room, name: str, process: str, token: str) -> tuple[int, Transition]:
+def join(
+    room: Room,
+    name: str,
+    process: str,
+    token: str,
+    *,
+    account: str = "",
+    bot: bool = False,
+    rating: int | None = None,
+    provisional: bool = False,
+) -> tuple[int, Transition]:
     """Seat a player holding `token` on `process`: lobby only, lowest free seat
-    (spectators: `server.lifecycle.presence`)."""
+    (spectators: `server.lifecycle.presence`). `account` is the id of the account
+    seated ('' for a guest), `bot` marks a program, `rating` and `provisional` are
+    the account's for the room's game, as the caller looked them up."""
     require_phase(room, "lobby")
     if any(player.name.casefold() == name.casefold() for player in room.players):
         raise RoomError(ErrorCode.ROOM_NAME_TAKEN, f"a player in this room is already named {name}")
@@ -189,10 +214,30 @@ def join(room: Room, name: str, process: str, token: str) -> tuple[int, Transiti
     free = [seat for seat in range(room.settings.max_players) if seat not in taken]
     if not free:
         raise RoomError(ErrorCode.ROOM_FULL, "every seat is taken")
-    seated = Player(free[0], name, process=process, token=token)
+    seated = Player(
+        free[0],
+        name,
+        process=process,
+        token=token,
+        account=account,
+        bot=bot,
+        rating=rating,
+        provisional=provisional,
+    )
     players = tuple(sorted((*room.players, seated), key=lambda p: p.seat))
     room, host_events = _hand_over(replace(room, players=players))
-    return free[0], Transition(room, (events.PlayerJoined(seat=free[0], name=name), *host_events))
+    return free[0], Transition(room, (_joined(seated), *host_events))
+
+
+def _joined(player: Player) -> events.PlayerJoined:
+    return events.PlayerJoined(
+        seat=player.seat,
+        name=player.name,
+        account=bool(player.account),
+        bot=player.bot,
+        rating=player.rating,
+        provisional=player.provisional,
+    )
 
 
 def leave(room: Room, seat: int, now_ms: int) -> Transition:
@@ -234,12 +279,20 @@ def needs_new_deal(room: Room, variant: str, settings: Settings) -> bool:
 
 
 def set_settings(
-    room: Room, seat: int, variant: str, settings: Settings, secret: bytes | None = None
+    room: Room,
+    seat: int,
+    variant: str,
+    settings: Settings,
+    secret: bytes | None = None,
+    *,
+    ratings: Mapping[str, tuple[int, bool]] | None = None,
 ) -> Transition:
     """Host only, lobby only. Clears every ready flag so players agree to the change.
 
     ``secret`` replaces the deal's secret; settings that need a new one
-    (`needs_new_deal`) are refused without it.
+    (`needs_new_deal`) are refused without it. ``ratings`` maps account id to the
+    account's shown rating for `variant` and whether it is provisional, as the caller
+    looked them up: every seat takes its account's (none for an account left out).
     """
     require_host(room, seat)
     require_phase(room, "lobby")
@@ -247,11 +300,25 @@ def set_settings(
         raise RoomError(ErrorCode.ROOM_BAD_SETTINGS, "a seated player has a seat beyond max")
     if secret is None and needs_new_deal(room, variant, settings):
         raise RoomError(ErrorCode.SERVER_BUSY, "the room changed meanwhile; try again")
-    players = tuple(replace(player, ready=False) for player in room.players)
+    players = tuple(_rated(replace(player, ready=False), ratings) for player in room.players)
     room = replace(room, variant=variant, settings=settings, players=players)
     if secret is not None:
         room = replace(room, secret=secret)
-    return Transition(room, (events.SettingsChanged(variant=variant, settings=settings),))
+    shown = tuple(
+        SeatRating(seat=p.seat, rating=p.rating, provisional=p.provisional)
+        for p in players
+        if p.rating is not None
+    )
+    changed = events.SettingsChanged(variant=variant, settings=settings, ratings=shown)
+    return Transition(room, (changed,))
+
+
+def _rated(player: Player, ratings: Mapping[str, tuple[int, bool]] | None) -> Player:
+    """The player with their account's rating from `ratings` (None: as they were)."""
+    if ratings is None:
+        return player
+    rating, provisional = ratings.get(player.account, (None, False))
+    return replace(player, rating=rating, provisional=provisional)
 
 
 def set_ready(room: Room, seat: int, ready: bool, now_ms: int) -> Transition:

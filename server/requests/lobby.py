@@ -2,7 +2,9 @@
 
 Each handler checks the session, applies a pure `server.lifecycle.room` transition under
 the room's version guard, and returns the reply; the transition's events reach
-every member through the hub. Moves and resignations are in `server.requests.play`.
+every member through the hub. Moves and resignations are in `server.requests.play`;
+who a seat takes (an account or a guest) is `server.requests.seating`, and the account
+requests are `server.requests.accounts`.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from server.lifecycle import presence
 from server.lifecycle import race as races
 from server.lifecycle import room as rooms
 from server.lifecycle.room import Room, RoomError, Transition
-from server.requests import deals, hints, play
+from server.requests import accounts, deals, hints, play, seating
 
 __all__ = ["current_snapshot", "disconnected", "handle"]
 
@@ -76,13 +78,18 @@ async def hello_again(session: Session, message: Any) -> NoReturn:
 async def create_room(session: Session, message: CreateRoom) -> Joined:
     _require_outside(session)
     store, config = session.services.store, session.services.config
+    who = await seating.sitter(session, message.name, message.bot)
     token = secrets.token_urlsafe(18)
-    holder = {"process": store.process, "token": token_hash(token)}
+    holder = {
+        "process": store.process,
+        "token": token_hash(token),
+        **who.seat(message.variant, config.provisional_races),
+    }
     async with deals.fresh_secret(session.services, message.variant, message.settings) as secret:
         for _ in range(16):
             code = new_code()
             created = rooms.create(
-                code, message.variant, message.settings, message.name, secret, **holder
+                code, message.variant, message.settings, who.name, secret, **holder
             )
             if await store.create_room(code, rooms.to_bytes(created.room)):
                 break
@@ -94,16 +101,20 @@ async def create_room(session: Session, message: CreateRoom) -> Joined:
 
 async def join_room(session: Session, message: JoinRoom) -> Joined:
     _require_outside(session)
-    _count_join_attempt(session)
+    seating.count_join_attempt(session)
     token = secrets.token_urlsafe(18)
     seat: int | None = None
+    process = session.services.store.process
+    player = message.role == "player"
+    who = await seating.sitter(session, message.name, message.bot) if player else None
 
     def change(room: Room) -> Transition:
         nonlocal seat
-        if message.role == "spectator":
-            return presence.watch(room, token_hash(token), session.services.store.process)
+        if who is None:
+            return presence.watch(room, token_hash(token), process)
+        provisional_races = session.services.config.provisional_races
         seat, result = rooms.join(
-            room, message.name, session.services.store.process, token_hash(token)
+            room, who.name, process, token_hash(token), **who.seat(room.variant, provisional_races)
         )
         return result
 
@@ -173,9 +184,16 @@ async def set_settings(session: Session, message: SetSettings) -> Ok:
         rooms.require_host(room, seat)  # refusals come before the pool's
         rooms.require_phase(room, "lobby")
         drawing = deals.fresh_secret(services, variant, settings)
+    accounts_seated = (player.account for player in room.players if player.account)
+    ratings = await seating.seat_ratings(services, accounts_seated, variant)
     async with drawing as secret:
         change = functools.partial(
-            rooms.set_settings, seat=seat, variant=variant, settings=settings, secret=secret
+            rooms.set_settings,
+            seat=seat,
+            variant=variant,
+            settings=settings,
+            secret=secret,
+            ratings=ratings,
         )
         await room_store.update(services.store, code, change)
     return Ok(id=message.id)
@@ -331,14 +349,6 @@ async def _replace_old_socket(session: Session, token: str) -> None:
         await old.replaced()
 
 
-def _count_join_attempt(session: Session) -> None:
-    """Every join (as player or spectator) spends one of the client address's attempts."""
-    wait_s = session.services.limits.join_wait(session.address)
-    if wait_s is not None:
-        text = f"too many join attempts from your address; try again in {wait_s} s"
-        raise RoomError(ErrorCode.PROTO_RATE_LIMITED, text)
-
-
 def _require_outside(session: Session) -> None:
     if session.place.code is not None:
         raise RoomError(
@@ -367,4 +377,5 @@ HANDLERS: dict[type[Any], Handler] = {
     play.MakeMove: play.move,
     play.Resign: play.resign,
     play.EndRace: play.end_race,
+    **accounts.HANDLERS,
 }

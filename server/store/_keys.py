@@ -23,8 +23,9 @@ that game the solver has proven winnable (the pool winnable-only rooms draw from
 What outlives a room (docs/accounts.md) has no expiry. An account (id A, random
 hex) keeps its keys under the hash tag {a:A}, so one script can change them all:
 
-    P{a:A}:account   hash: name, name_key, key (sha256 hex of the account key),
-                     created_ms, deleting ("1" while `account delete` runs)
+    P{a:A}:account   hash: name, name_key (sha256 hex of the name's key), key (sha256
+                     hex of the account key), created_ms, deleting ("1" while
+                     `account delete` runs)
     P{a:A}:ratings   hash: game -> msgpack [mu, sigma, rated races]
     P{a:A}:history   list, newest first, of packed `HistoryEntry` (server.accounts.codec),
                      trimmed to `MAX_HISTORY`

@@ -35,6 +35,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 
 from server.store import _lua_deadline, _lua_player, _lua_room
+from server.store._accounts import StoreAccounts
 from server.store._deadlines import StoreDeadlines
 from server.store._edge import translated
 from server.store._feed import Rejoined, RoomFeed, Sink
@@ -54,7 +55,7 @@ lock on each new instance) cost a sizeable share of a move's CPU."""
 SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS, *_lua_deadline.SCRIPTS)
 
 
-class Store(StoreDeadlines, StorePool):
+class Store(StoreAccounts, StoreDeadlines, StorePool):
     """The store speaks the domain; see the module doc for how it maps onto Redis."""
 
     def __init__(
