@@ -24,6 +24,7 @@ import engine
 from protocol import BoardView, ErrorCode, HostEnd, events
 from protocol.limits import IDLE_WARNING_S
 from server.lifecycle.ranking import PlayerStats, race_results, summary
+from server.lifecycle.rating import has_account
 from server.lifecycle.room import (
     Player,
     Room,
@@ -56,12 +57,15 @@ WARNING_MS = IDLE_WARNING_S * 1000
 
 
 def deadline(room: Room) -> int | None:
-    """When the server must next look at the room (`start`, `expire`, idle); ``None``: never.
+    """When the server must next look at the room (`start`, `expire`, idle, a finished
+    race's records: `server.lifecycle.recording`); ``None``: never.
 
     An idle warning may fall due later than this says, never earlier.
     """
     if room.phase == "countdown":
         return room.start_at_ms
+    if room.phase == "finished" and room.records_due:
+        return room.ended_at_ms
     if room.phase != "racing":
         return None
     first = _first_finish(room)
@@ -211,7 +215,8 @@ def finish_race(room: Room, stats: Mapping[int, PlayerStats], now_ms: int) -> Tr
     if not is_over(room):
         raise RoomError(ErrorCode.ROOM_WRONG_PHASE, "the race is not over")
     start_at, _ = _window(room)
-    finished = replace(room, phase="finished", ended_at_ms=now_ms)
+    due = any(has_account(player) for player in room.players)
+    finished = replace(room, phase="finished", ended_at_ms=now_ms, records_due=due, plan=None)
     return Transition(finished, (_race_over(finished, stats, start_at, now_ms),))
 
 
@@ -246,6 +251,8 @@ def rematch(room: Room, seat: int, secret: bytes, stats: Mapping[int, PlayerStat
     """
     require_host(room, seat)
     require_phase(room, "finished")
+    if room.records_due:
+        raise RoomError(ErrorCode.SERVER_BUSY, "the race is still being recorded; try again")
     over = results(room, stats)
     last_race = None if over is None else summary(over, room.variant)
     gone = [player.seat for player in room.players if player.away]
@@ -259,6 +266,7 @@ def rematch(room: Room, seat: int, secret: bytes, stats: Mapping[int, PlayerStat
         start_at_ms=None,
         ended_by_host=None,
         last_race=last_race,
+        plan=None,
     )
     left = (events.PlayerLeft(seat=s, away=False) for s in gone)
     return Transition(room, (events.Rematch(race_no=room.race_no, last_race=last_race), *left))

@@ -26,9 +26,18 @@ from typing import NamedTuple
 import msgpack
 from pydantic import TypeAdapter
 
-from protocol import ErrorCode, Phase, PlayerOutcome, RoomEvent, SeatRating, events
+from protocol import (
+    ErrorCode,
+    Phase,
+    PlayerOutcome,
+    RatingChange,
+    RoomEvent,
+    SeatRating,
+    events,
+)
 from protocol.models import DealVerdict, HostEnd, RaceSummary, RoomSnapshot, Settings
 from server.lifecycle.ranking import PlayerStats, player_info
+from server.lifecycle.rating import RacePlan, changes
 
 __all__ = [
     "Player",
@@ -132,6 +141,11 @@ class Room:
     """Set when the host ended the race early (`race.end_race`), until the rematch."""
     last_race: RaceSummary | None = None
     """The previous race in brief, kept at the rematch (`server.lifecycle.race.rematch`)."""
+    records_due: bool = False
+    """The finished race has accounts whose records are not all written yet
+    (`server.lifecycle.recording`); its deadline stays due until they are."""
+    plan: RacePlan | None = None
+    """The finished race's records as first planned (`server.lifecycle.rating`)."""
 
     @property
     def spectators(self) -> int:
@@ -355,7 +369,16 @@ def snapshot(
         seed=room.seed.hex() if room.phase == "finished" else None,
         verdict=_race_verdict(room),
         last_race=room.last_race,
+        rating_changes=_rating_changes(room),
     )
+
+
+def _rating_changes(room: Room) -> tuple[RatingChange, ...] | None:
+    """The finished race's rating changes, once they are recorded; none if it was not rated."""
+    plan = room.plan
+    if room.phase != "finished" or room.records_due or plan is None or not plan.rated:
+        return None
+    return changes(plan) if plan.race_no == room.race_no else None
 
 
 def _race_verdict(room: Room) -> DealVerdict | None:

@@ -1,4 +1,5 @@
-"""A room's deadlines: the countdown's end, the time limit, idle warnings and timeouts.
+"""A room's deadlines: the countdown's end, the time limit, idle warnings and timeouts,
+and a finished race's records while they are due (`server.race_flow.records`).
 
 `on_deadline` is what runs when a room's deadline comes due, whether a local
 timer of the hub fired it (this process has sockets in the room) or the
@@ -15,7 +16,7 @@ from protocol import ErrorCode
 from server import room_store
 from server.lifecycle import race as races
 from server.lifecycle.room import Room, RoomError, Transition
-from server.race_flow import settle
+from server.race_flow import records, settle
 from server.services import Services
 from server.store import VersionConflict
 
@@ -48,6 +49,8 @@ async def on_deadline(services: Services, code: str) -> None:
         await settle.start(services, code, now)
     elif room.phase == "racing":
         await _racing(services, code, room, now)
+    elif room.phase == "finished" and room.records_due:
+        await records.record_race(services, code)
     await _schedule_next(services, code)
 
 

@@ -12,7 +12,7 @@ import engine
 from server import room_store
 from server.lifecycle import race as races
 from server.lifecycle.room import Room, Transition
-from server.race_flow import verdict
+from server.race_flow import records, verdict
 from server.services import Services
 
 __all__ = ["close_race", "reconcile", "record_finish", "start"]
@@ -49,12 +49,14 @@ async def close_race(services: Services, code: str, now: int) -> None:
     """Rank and close the race if nobody is racing any more; the room then expires.
 
     The process that closes it starts the solver's verdict on the deal, which
-    arrives later as ``deal_analysed`` (`server.race_flow.verdict`).
+    arrives later as ``deal_analysed`` (`server.race_flow.verdict`), and the
+    race's records, in the background too (`server.race_flow.records`).
     """
     saved = await room_store.finish_if_over(services.store, code, now)
     if saved is not None:
         await services.store.expire_room(code, services.config.finished_room_ttl_s)
         verdict.after_race(services, code, saved.room)
+        records.after_race(services, code, saved.room)
 
 
 async def reconcile(services: Services, code: str, room: Room) -> None:

@@ -46,6 +46,7 @@ from server.lifecycle import presence
 from server.lifecycle import race as races
 from server.lifecycle import room as rooms
 from server.lifecycle.room import Room, RoomError, Transition
+from server.race_flow import records
 from server.requests import accounts, deals, hints, play, seating
 
 __all__ = ["current_snapshot", "disconnected", "handle"]
@@ -212,6 +213,7 @@ async def ready(session: Session, message: Ready) -> Ok:
 async def rematch(session: Session, message: RequestRematch) -> Ok:
     code, seat = session.place.player(ErrorCode.ROOM_NOT_MEMBER, "do this")
     store = session.services.store
+    await records.record_race(session.services, code)  # the race just over is never lost
     room, _, _ = await room_store.load(store, code)
     rooms.require_host(room, seat)  # refusals come before the pool's
     rooms.require_phase(room, "finished")

@@ -9,6 +9,7 @@ means Redis could not serve the call.
 from server.store._account_reads import DealLine, HistoryPage, RatingLine, StoredRating
 from server.store._accounts import AccountRecord
 from server.store._feed import FeedEvent, RoomFeed, RoomGap
+from server.store._records import DealWin, RatingMove, Recorded
 from server.store._store import Store
 from server.store._types import (
     AlreadyFinished,
@@ -30,6 +31,7 @@ __all__ = [
     "AlreadyFinished",
     "CommitResult",
     "DealLine",
+    "DealWin",
     "Duplicate",
     "FeedEvent",
     "HistoryPage",
@@ -38,6 +40,8 @@ __all__ = [
     "NotFound",
     "PlayerRecord",
     "RatingLine",
+    "RatingMove",
+    "Recorded",
     "RoomFeed",
     "RoomGap",
     "RoomRecord",

@@ -34,13 +34,14 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 
-from server.store import _lua_deadline, _lua_player, _lua_room
+from server.store import _lua_deadline, _lua_player, _lua_records, _lua_room
 from server.store._accounts import StoreAccounts
 from server.store._deadlines import StoreDeadlines
 from server.store._edge import translated
 from server.store._feed import Rejoined, RoomFeed, Sink
 from server.store._lua import EventTarget
 from server.store._pool import StorePool
+from server.store._records import StoreRecords
 from server.store._runner import ScriptRunner
 from server.store._script import Call, Status, checked
 from server.store._types import AlreadyFinished, CommitResult, Duplicate, MoveCommit
@@ -52,10 +53,15 @@ TARGETS_KEPT = 8192
 """Rooms whose key names the store keeps between calls; past that it starts over.
 Building the names anew (`RoomKeys.base` is a cached property, computed under a
 lock on each new instance) cost a sizeable share of a move's CPU."""
-SCRIPTS = (*_lua_room.SCRIPTS, *_lua_player.SCRIPTS, *_lua_deadline.SCRIPTS)
+SCRIPTS = (
+    *_lua_room.SCRIPTS,
+    *_lua_player.SCRIPTS,
+    *_lua_deadline.SCRIPTS,
+    *_lua_records.SCRIPTS,
+)
 
 
-class Store(StoreAccounts, StoreDeadlines, StorePool):
+class Store(StoreAccounts, StoreDeadlines, StorePool, StoreRecords):
     """The store speaks the domain; see the module doc for how it maps onto Redis."""
 
     def __init__(
