@@ -15,7 +15,8 @@ from client_cli.records import RecordOptions, run_records
 from client_cli.records.desk import Desk
 from client_cli.session import accounts
 from protocol import CreateRoom, JoinRoom, Settings
-from tests.client_cli._driver import Terminal
+from server.clock import ManualClock
+from tests.client_cli._driver import Terminal, ready_and_go
 
 
 @dataclass
@@ -201,3 +202,52 @@ async def test_a_refused_key_ends_the_session_with_a_word_on_guests(server_url: 
     assert await stale.task == 1
     assert "Signing in failed" in stale.text and "account/bad-key" in stale.text
     assert "--guest" in stale.text
+
+
+async def _signed_in(laptop: Machine, name: str, terminals: list[Terminal]) -> Terminal:
+    """A terminal signed in as a new account ``name``, kept in its own file."""
+    machine = Machine(laptop.server, laptop.path.parent / f"{name}.json")
+    assert await machine.run("account", step="create", name=name) == 0
+    [kept] = accounts.load(machine.path).on(laptop.server)
+    terminal = Terminal(laptop.server)
+    terminal.session.account_key = kept.key
+    terminals.append(terminal)
+    return terminal
+
+
+async def test_a_rated_race_shows_each_change_and_lands_in_the_history(
+    laptop: Machine, terminals: list[Terminal], clock: ManualClock
+) -> None:
+    ada = await _signed_in(laptop, "Ada", terminals)
+    settings = Settings(countdown_s=1, rated=True)
+    ada.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="x", settings=settings))
+    await ada.wait_for("Share the code")
+    code = ada.session.tracker.code
+    assert code is not None
+    bob = await _signed_in(laptop, "Bob", terminals)
+    bob.start(lambda id_: JoinRoom(id=id_, code=code, name="x"))
+    await ada.wait_for("Bob joined as #2 (unrated).")
+    await ada.type("ready", expect="You are ready.")
+    await ready_and_go(clock, bob, ada)
+    await ada.type("resign", expect="You resigned after")
+    clock.advance(1000)
+    await bob.type("resign", expect="Race 1 results:")
+    for terminal in (ada, bob):
+        rated = await terminal.wait_for("Ratings after race 1: ")
+        assert "Ada " in rated and "Bob " in rated and "provisional" in rated
+    room = ada.session.tracker.room
+    assert room is not None and room.rating_changes is not None
+    changes = {change.name: change for change in room.rating_changes}
+    bob_up, ada_up = (changes[n].after - changes[n].before for n in ("Bob", "Ada"))
+    assert bob_up == ada_up > 0  # no card home for either: an exact tie, from equal priors
+
+    late = Terminal(laptop.server)
+    terminals.append(late)
+    late.start(lambda id_: JoinRoom(id=id_, code=code, name="Eve", role="spectator"))
+    caught_up = await late.wait_for("Ratings after race 1: ")
+    assert f"moves  {bob_up:+d}" in caught_up
+
+    assert await laptop.run("history", name="Bob") == 0
+    [_, head, race] = laptop.out[0].splitlines()
+    assert "Rating" in head and "Little Forty" in race and "/2" in race and code in race
+    assert f"{changes['Bob'].after} +" in race
