@@ -59,11 +59,9 @@ async def create(desk: Desk, name: str) -> int:
         desk.warn(f"{error}. The server shows a key once: keep it by hand: {reply.key}")
         return 1
     desk.write(f"Account {made} made on {desk.server}.")
-    desk.write(
-        f"Its key is kept in {desk.path}, readable by you alone. Rooms on this server are"
-        " entered as it from now on (--guest to play as a guest);"
-        " solrace account key prints the key, to use the account on another machine."
-    )
+    desk.write(f"Its key is kept in {desk.path}, readable by you alone.")
+    desk.write(f"Rooms on this server are entered as {made} from now on (--guest: as a guest).")
+    desk.write("To use it on another machine too: solrace account key prints the key.")
     return 0
 
 

@@ -27,8 +27,21 @@ from client_cli.words.render import (
     stopped_by_host,
 )
 from engine import find_variant
-from protocol import HostEnd, PlayerInfo, RaceOver, RaceSummary, RoomSnapshot, SummaryLine
+from protocol import (
+    BoardShown,
+    DealAnalysed,
+    HostEnd,
+    PlayerInfo,
+    ProgressMade,
+    RaceOver,
+    RaceRated,
+    RaceSummary,
+    RoomSnapshot,
+    SummaryLine,
+)
 
+QUIET_EVENTS = (ProgressMade, BoardShown, RaceOver, DealAnalysed, RaceRated)
+"""Events the panel or the results show; they never take the message line."""
 TIE_BREAKS = (
     "Ranked: winners first by finish time; then by cards home, then by when that "
     "count was first reached; exact ties go to the lower seat."

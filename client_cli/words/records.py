@@ -32,18 +32,14 @@ ACCOUNT_ERRORS: dict[str, str] = {
     ErrorCode.ACCOUNT_NOT_FOUND: "No account has that name",
     ErrorCode.ACCOUNT_CONFIRM: "That name is not the signed-in account's",
 }
-"""The account refusals in words; the server's message, if any, follows."""
+"""The account refusals in words, for a server that gives no message."""
 
 
 def account_error(error: Error) -> str:
-    """A refusal from the server in a sentence, naming its code."""
-    said = ACCOUNT_ERRORS.get(error.code)
-    detail = error.message.strip()
-    if said is None:
-        return sentence(f"{detail or 'refused'} ({error.code.value})")
-    return sentence(
-        f"{said}: {detail} ({error.code.value})" if detail else f"{said} ({error.code.value})"
-    )
+    """A refusal from the server in a sentence naming its code: the server's own words,
+    or for an account refusal without any, this client's."""
+    detail = error.message.strip() or ACCOUNT_ERRORS.get(error.code, "refused")
+    return sentence(f"{detail} ({error.code.value})")
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:

@@ -90,7 +90,7 @@ async def test_an_account_is_made_shown_renamed_and_deleted(laptop: Machine) -> 
     assert f"Account Adele deleted on {laptop.server}" in laptop.said
     assert accounts.load(laptop.path).on(laptop.server) == []
     assert await laptop.run("profile", name="Adele") == 1
-    assert "No account has that name" in laptop.warned and "account/not-found" in laptop.warned
+    assert "No account is named Adele" in laptop.warned and "account/not-found" in laptop.warned
 
 
 async def test_refusals_are_said_with_their_code_and_exit_non_zero(laptop: Machine) -> None:

@@ -107,10 +107,7 @@ def test_empty_boards_say_what_it_takes() -> None:
 
 def test_account_refusals_are_sentences_naming_their_code() -> None:
     taken = Error(id=1, code=ErrorCode.ACCOUNT_NAME_TAKEN, message="sign in or pick another name")
-    assert account_error(taken) == (
-        "An account has that name already, or one that looks the same:"
-        " sign in or pick another name (account/name-taken)."
-    )
+    assert account_error(taken) == "Sign in or pick another name (account/name-taken)."
     bad_key = Error(id=1, code=ErrorCode.ACCOUNT_BAD_KEY)
     assert account_error(bad_key) == "The server knows no account with this key (account/bad-key)."
     limited = Error(id=None, code=ErrorCode.PROTO_RATE_LIMITED, message="slow down")
