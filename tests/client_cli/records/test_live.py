@@ -3,6 +3,7 @@ shown, renamed, moved between machines and deleted; seats under an account's nam
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from client_cli.bots.team import BotTeam
 from client_cli.records import RecordOptions, run_records
 from client_cli.records.desk import Desk
 from client_cli.session import accounts
@@ -251,3 +253,23 @@ async def test_a_rated_race_shows_each_change_and_lands_in_the_history(
     [_, head, race] = laptop.out[0].splitlines()
     assert "Rating" in head and "Little Forty" in race and "/2" in race and code in race
     assert f"{changes['Bob'].after} +" in race
+
+
+async def test_a_signed_in_hosts_bots_sit_as_bots_never_as_the_account(
+    laptop: Machine, terminals: list[Terminal]
+) -> None:
+    host = await _signed_in(laptop, "Ida", terminals)
+    settings = Settings(countdown_s=1, rated=True, max_players=3)
+    host.start(lambda id_: CreateRoom(id=id_, variant="little-forty", name="x", settings=settings))
+    await host.wait_for("Share the code")
+    said: list[str] = []
+    async with BotTeam(host.session, 1, 1.0, said.append) as team:
+        async with asyncio.timeout(10):
+            await team.seated.wait()
+        await host.wait_for("Bot 1 joined as #2 (bot).")
+        room = host.session.tracker.room
+        assert room is not None
+        assert [(p.name, p.account, p.bot) for p in room.players] == [
+            ("Ida", True, False),
+            ("Bot 1", False, True),
+        ]
