@@ -127,3 +127,19 @@ async def test_the_host_asks_for_a_winnable_deal_with_w(
         await pilot.press("n")
         await wait_for_text(pilot, "Little Forty  (public deal 1)")
         assert await store.winnable_counts(["little-forty"]) == {"little-forty": 0}
+
+
+async def test_a_practice_room_is_never_made_rated(server_url: str, tmp_path: Path) -> None:
+    practice = Settings(countdown_s=1, practice=True)
+
+    def entry(id_: int) -> CreateRoom:
+        return CreateRoom(id=id_, variant="little-forty", name="Ada", settings=practice)
+
+    app = RaceApp(server_url, entry, UNICODE, tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_text(pilot, "Practice room")
+        await pilot.press("R")
+        text = await wait_for_text(pilot, "A practice room is never rated.")
+        assert "Rated:" not in text
+        room = app.session.tracker.room
+        assert room is not None and not room.settings.rated
