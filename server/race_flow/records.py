@@ -8,7 +8,8 @@ again after any of them died part way; each step is safe to repeat:
    the room's version guard; the first plan saved wins, every run records that one;
 2. apply: per account, one script on the account's slot writes its history entry,
    rating and best time unless the race's done marker is there already
-   (`Store.apply_record`), then the leaderboards;
+   (`Store.apply_record`), then the leaderboards; the accounts' scripts are sent
+   at once, so the store's group commit takes them in one round trip;
 3. close: the room forgets that records are due, takes the new ratings and tells
    everyone (``race_rated``) in one guarded save.
 
@@ -26,13 +27,14 @@ import weakref
 
 from server import room_store
 from server.accounts.codec import pack_history
+from server.config import Config
 from server.lifecycle import recording
 from server.lifecycle.rating import RacePlan, SeatPlan, Skill
 from server.lifecycle.room import Room, RoomError
 from server.services import Services
-from server.store import DealWin, RatingMove, StoredRating, StoreError
+from server.store import DealWin, RatingMove, Store, StoredRating, StoreError
 
-__all__ = ["after_race", "record_race"]
+__all__ = ["after_race", "record", "record_race"]
 
 _log = logging.getLogger(__name__)
 
@@ -52,19 +54,18 @@ async def record_race(services: Services, code: str) -> None:
     key = (id(services), code)
     task = _RUNNING.get(key)
     if task is None or task.done():
-        task = asyncio.create_task(_record(services, code))
+        task = asyncio.create_task(record(services.store, services.config, code))
         _RUNNING[key] = task
     await asyncio.shield(task)
 
 
-async def _record(services: Services, code: str) -> None:
-    store = services.store
+async def record(store: Store, config: Config, code: str) -> None:
+    """The step itself, with no sharing between callers (`record_race` shares it)."""
     room, _, _ = await room_store.load(store, code)
-    plan = recording.current_plan(room) or await _planned(services, code, room)
+    plan = recording.current_plan(room) or await _planned(store, config, code, room)
     if plan is None:
         return
-    for seat in plan.seats:
-        await _apply(services, room, plan, seat)
+    await asyncio.gather(*(_apply(store, config, room, plan, seat) for seat in plan.seats))
     await room_store.update(
         store, code, lambda current: recording.close_records(current, plan.race_no)
     )
@@ -79,22 +80,21 @@ def after_race(services: Services, code: str, room: Room) -> None:
     task.add_done_callback(services.background.discard)
 
 
-async def _planned(services: Services, code: str, room: Room) -> RacePlan | None:
+async def _planned(store: Store, config: Config, code: str, room: Room) -> RacePlan | None:
     """The plan kept in the room: this run's, or an earlier one's that was saved first."""
     if room.phase != "finished" or not room.records_due:
         return None
-    store = services.store
     stats = await room_store.load_stats(store, code, room, logs=False)
     stored = await store.rating_priors(recording.accounts(room), room.variant)
     priors = {account: Skill(r.mu, r.sigma, r.races) for account, r in stored.items()}
-    plan = recording.plan_for(room, stats, priors, services.config.provisional_races)
+    plan = recording.plan_for(room, stats, priors, config.provisional_races)
     if plan is None:
         return None
     saved = await room_store.update(store, code, lambda current: recording.save_plan(current, plan))
     return recording.current_plan(saved.room)
 
 
-async def _apply(services: Services, room: Room, plan: RacePlan, seat: SeatPlan) -> None:
+async def _apply(store: Store, config: Config, room: Room, plan: RacePlan, seat: SeatPlan) -> None:
     entry = seat.entry
     move = None
     if seat.before is not None and seat.after is not None:
@@ -103,14 +103,14 @@ async def _apply(services: Services, room: Room, plan: RacePlan, seat: SeatPlan)
     win = None
     if entry.outcome == "won" and entry.deal_number is not None and not entry.practice:
         win = DealWin(entry.deal_number, entry.elapsed_ms, entry.at_ms)
-    recorded = await services.store.apply_record(
+    recorded = await store.apply_record(
         seat.account,
         plan.race_key,
         room.variant,
         history=pack_history(entry),
         rating=move,
         best=win,
-        board_min_races=services.config.leaderboard_min_races,
+        board_min_races=config.leaderboard_min_races,
     )
     if recorded is None:
         _log.info("account %s is gone; race %s not recorded in it", seat.account, plan.race_key)

@@ -5,7 +5,9 @@ idempotent by the race's done marker. The leaderboards are other slots, so their
 updates follow as plain commands; each is idempotent (ZADD of the rating the
 account has now, ZADD LT of a win's time), so a process that dies between the
 script and the boards loses nothing: the next run finds the race done and writes
-the boards again.
+the boards again. A delete of the account that begins between the script and the
+boards may have taken the account off its boards before they are written; the
+same pipeline reads the account after its ZADDs, and takes them back if so.
 """
 
 from __future__ import annotations
@@ -124,13 +126,25 @@ class StoreRecords(StoreReads):
         best: DealWin | None,
         min_races: int,
     ) -> None:
+        """The account onto the game's board and the deal's; then off them again if a
+        delete of the account began meanwhile (it may have left the boards already)."""
         index = self._names.index
-        pipe = self._client.pipeline(transaction=False)
+        boards: dict[str, tuple[float, bool]] = {}
         if rating is not None and rating.races >= min_races:
-            pipe.zadd(index.board(variant), {account_id: rating.mu - 3 * rating.sigma})
+            boards[index.board(variant)] = (rating.mu - 3 * rating.sigma, False)
         if best is not None:
-            pipe.zadd(index.deal(variant, best.deal_number), {account_id: best.elapsed_ms}, lt=True)
-        if len(pipe):
+            boards[index.deal(variant, best.deal_number)] = (best.elapsed_ms, True)
+        if not boards:
+            return
+        account = self._names.account(account_id).account
+        pipe = self._client.pipeline(transaction=False)
+        for board, (score, lower) in boards.items():
+            pipe.zadd(board, {account_id: score}, lt=lower)
+        pipe.hmget(account, ["name", "deleting"])
+        *_, (name, deleting) = await pipe.execute()
+        if name is None or deleting is not None:
+            for board in boards:
+                pipe.zrem(board, account_id)
             await pipe.execute()
 
 

@@ -4,6 +4,7 @@ first, history bounded, best times and boards only when they improve."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import msgpack
 import pytest
@@ -144,3 +145,29 @@ async def test_two_stores_recording_at_once_record_once(
     assert sorted(r.applied for r in results if r is not None) == [False, True]
     assert await raw.llen(_keys(key_prefix, "a1")["history"]) == 1
     assert await _rating(raw, key_prefix, "a1") == [26.0, 8.0, 1]
+
+
+async def test_a_delete_begun_before_the_boards_takes_the_account_off_them(
+    store: Store, raw: Redis, key_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delete marks the account and leaves its boards between the script and the
+    boards' ZADDs; the account must not stay on them."""
+    await _account(raw, key_prefix, "a1")
+    runner = store._runner
+    script = runner.run
+
+    async def then_deleting(call: Any) -> Any:
+        reply = await script(call)
+        await raw.hset(_keys(key_prefix, "a1")["account"], "deleting", "1")
+        return reply
+
+    monkeypatch.setattr(runner, "run", then_deleting)
+    win = DealWin(9, 5_000, 1)
+    recorded = await _apply(
+        store, "a1", "R:1:1", rating=_move(NEW, 26.0, 8.0), best=win, min_races=0
+    )
+    assert recorded is not None and recorded.applied
+    assert await raw.zcard(f"{key_prefix}board:{{{GAME}}}") == 0
+    assert await raw.zcard(f"{key_prefix}deal:{{{GAME}:9}}") == 0
+    monkeypatch.setattr(runner, "run", script)
+    assert await _apply(store, "a1", "R:2:1", best=win, min_races=0) is None
