@@ -253,6 +253,12 @@ async def test_a_rated_race_shows_each_change_and_lands_in_the_history(
     [_, head, race] = laptop.out[0].splitlines()
     assert "Rating" in head and "Little Forty" in race and "/2" in race and code in race
     assert f"{changes['Bob'].after} +" in race
+    assert await laptop.run("history", name="Bob", page=2) == 1
+    assert laptop.warned == "Bob's history has no page 2: it ends at 1."
+    assert await laptop.run("history", name="Bob", game="little-billie") == 0
+    assert laptop.out[0].splitlines()[1:] == ["  No race yet."]
+    assert await laptop.run("profile", name="Ada") == 0
+    assert f"Little Forty    {changes['Ada'].after}      1  provisional" in laptop.said
 
 
 async def test_a_signed_in_hosts_bots_sit_as_bots_never_as_the_account(
