@@ -20,6 +20,7 @@ from protocol import (
     AccountCreated,
     CreateAccount,
     DeleteAccount,
+    Error,
     ErrorCode,
     Ok,
     RenameAccount,
@@ -70,7 +71,7 @@ async def show(desk: Desk, as_json: bool) -> int:
     async with asking(desk.server, kept.key) as asker:
         connection = asker.connection
     if connection.refusal is not None:
-        return desk.refused(connection.refusal)
+        return _key_refused(desk, connection.refusal)
     info = connection.account
     assert info is not None  # signed in: no refusal
     if info.name != kept.name:  # renamed on another machine
@@ -89,7 +90,7 @@ async def rename(desk: Desk, name: str) -> int:
     kept = desk.account()
     async with asking(desk.server, kept.key) as asker:
         if asker.connection.refusal is not None:
-            return desk.refused(asker.connection.refusal)
+            return _key_refused(desk, asker.connection.refusal)
         reply = await asker.ask(RenameAccount(id=asker.next_id(), name=name))
     if not isinstance(reply, SignedIn):
         return desk.refused(reply)
@@ -120,6 +121,14 @@ async def delete(desk: Desk, asked: bool) -> int:
         " best times; its key is forgotten here."
     )
     return 0
+
+
+def _key_refused(desk: Desk, refusal: Error) -> int:
+    """The server refused a kept key: say so, and how to forget a key whose account is gone."""
+    desk.refused(refusal)
+    if refusal.code == ErrorCode.ACCOUNT_BAD_KEY:
+        desk.warn("Deleted on another machine? solrace account delete forgets its key here.")
+    return 1
 
 
 def _confirmed(desk: Desk, kept: KeptAccount) -> bool:

@@ -38,7 +38,8 @@ class Desk:
     ask: Ask | None
     """Asks the person at the terminal; ``None`` when nobody is there to answer."""
     secret: Ask | None
-    """Asks without showing what is typed (a key)."""
+    """Asks without showing what is typed (a key); without a terminal, reads a line of
+    standard input (``echo KEY | solrace account import``)."""
     zone: tzinfo
     """Instants are shown in this time zone."""
 
@@ -76,6 +77,11 @@ def terminal_desk(server: str, path: Path, chosen: str | None) -> Desk:
         lambda text: print(text, flush=True),
         warn,
         input if interactive else None,
-        getpass.getpass if interactive else None,
+        getpass.getpass if interactive else _line,
         datetime.now().astimezone().tzinfo or UTC,
     )
+
+
+def _line(prompt: str) -> str:
+    """A line of standard input (no prompt: nobody is there to read it)."""
+    return sys.stdin.readline()

@@ -128,6 +128,8 @@ async def test_a_key_moves_an_account_to_another_machine(laptop: Machine) -> Non
     assert laptop.said.startswith("Cydney on ")
     assert accounts.load(laptop.path).current(laptop.server).name == "Cydney"  # type: ignore[union-attr]
     assert await desktop.run("account", step="delete", yes=True) == 0
+    assert await laptop.run("account", step="show") == 1
+    assert "account/bad-key" in laptop.warned and "solrace account delete forgets" in laptop.warned
     assert await laptop.run("account", step="delete", yes=True) == 1
     assert "account/bad-key" in laptop.warned and "forgotten here" in laptop.warned
     assert accounts.load(laptop.path).on(laptop.server) == []
