@@ -13,6 +13,7 @@ from typing import Literal
 
 from client_cli.bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
 from client_cli.records.options import (
+    RecordCommand,
     RecordOptions,
     account_name,
     add_account_choice,
@@ -36,18 +37,8 @@ DEFAULT_BOT_SPEED = 1.0
 """Moves a second: about a person's pace."""
 MAX_BOT_SPEED = RATE_PER_S / 2
 """Half the server's request rate, leaving room for a bot's other requests."""
-Action = Literal[
-    "create",
-    "join",
-    "watch",
-    "resume",
-    "bot",
-    "practice",
-    "account",
-    "history",
-    "profile",
-    "leaderboard",
-]
+RoomAction = Literal["create", "join", "watch", "resume", "bot", "practice"]
+Action = RoomAction | RecordCommand
 EXAMPLES = """\
 examples:
   solrace create little-forty --name Ada          open a room, get its code

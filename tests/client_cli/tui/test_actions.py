@@ -83,7 +83,7 @@ async def test_rematch_moves_a_public_deal_on_unless_asked_for_the_same(
         for key, deal in (("m", 2), ("M", 2), ("m", 3)):
             await start_race(pilot, app, clock)
             await pilot.press("x", "y")
-            await wait_for_text(pilot, "results")
+            await wait_for_text(pilot, "Ranked: winners first")
             await pilot.press(key)
             await wait_until(
                 pilot,
@@ -103,12 +103,12 @@ async def test_a_rematch_says_what_to_press_and_why_a_secret_deal_is_not_dealt_a
     async with app.run_test(size=(80, 24)) as pilot:
         await start_race(pilot, app, clock)
         await pilot.press("x", "y")
-        await wait_for_text(pilot, "results")
+        await wait_for_text(pilot, "Ranked: winners first")
         await pilot.press("m")
         await wait_for_text(pilot, "Rematch: back to the lobby for race 2. Press space when")
         await start_race(pilot, app, clock)
         await pilot.press("x", "y")
-        await wait_for_text(pilot, "results")
+        await wait_for_text(pilot, "Ranked: winners first")
         await pilot.press("M")
         await wait_for_text(pilot, "A secret deal is never dealt twice: this race gets a new one.")
 
