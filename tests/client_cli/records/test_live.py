@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from client_cli.__main__ import run
+from client_cli.args import parse_args
 from client_cli.bots.team import BotTeam
 from client_cli.records import RecordOptions, run_records
 from client_cli.records.desk import Desk
@@ -281,3 +283,21 @@ async def test_a_signed_in_hosts_bots_sit_as_bots_never_as_the_account(
             ("Ida", True, False),
             ("Bot 1", False, True),
         ]
+
+
+async def test_the_command_line_runs_record_commands_to_stdout_and_errors_to_stderr(
+    server_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "state" / "accounts.json"
+    create = parse_args(["--server", server_url, "account", "create", "Zoe"])
+    assert await run(create, tmp_path / "rooms", kept) == 0
+    assert f"Account Zoe made on {server_url}." in capsys.readouterr().out
+    again = parse_args(["--server", server_url, "account", "create", "zoe"])
+    assert await run(again, tmp_path / "rooms", kept) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "(account/name-taken)" in err
+    assert await run(parse_args(["--server", server_url, "history"]), tmp_path, None) == 1
+    assert "No accounts file" in capsys.readouterr().out
+    reading = parse_args(["--server", server_url, "--account", "Zoe", "profile", "--json"])
+    assert await run(reading, tmp_path / "rooms", kept) == 0
+    assert json.loads(capsys.readouterr().out)["name"] == "Zoe"
