@@ -7,11 +7,12 @@ page N is the same with or without ``--game``; a leaderboard page is an offset.
 
 from __future__ import annotations
 
-from client_cli.link.asking import asking
+from client_cli.link.asking import Asker, asking
 from client_cli.records.desk import Desk
 from client_cli.records.options import PAGE_SIZE, RecordOptions
 from client_cli.words.records import history_text, leaderboard_text, profile_text
 from protocol import (
+    Error,
     GetHistory,
     GetLeaderboard,
     GetProfile,
@@ -30,10 +31,29 @@ async def run_read(desk: Desk, options: RecordOptions) -> int:
     return await leaderboard(desk, options)
 
 
+def _own_key(desk: Desk, options: RecordOptions) -> str | None:
+    """With no name given the command reads your account: sign in to learn its name as
+    the server knows it now (it may have been renamed on another machine)."""
+    return None if options.name else desk.account().key
+
+
+def _whose(asker: Asker, options: RecordOptions) -> str | Error:
+    """The name to read: the one given, or the signed-in account's (or the refusal)."""
+    connection = asker.connection
+    if options.name:
+        return options.name
+    if connection.refusal is not None:
+        return connection.refusal
+    assert connection.account is not None  # signed in: no refusal
+    return connection.account.name
+
+
 async def history(desk: Desk, options: RecordOptions) -> int:
-    name = options.name or desk.account().name
     found: HistoryReply | None = None
-    async with asking(desk.server) as asker:
+    async with asking(desk.server, _own_key(desk, options)) as asker:
+        name = _whose(asker, options)
+        if isinstance(name, Error):
+            return desk.refused(name)
         for page in range(1, options.page + 1):
             if found is not None and found.next_before is None:
                 desk.warn(
@@ -61,8 +81,10 @@ async def history(desk: Desk, options: RecordOptions) -> int:
 
 
 async def profile(desk: Desk, options: RecordOptions) -> int:
-    name = options.name or desk.account().name
-    async with asking(desk.server) as asker:
+    async with asking(desk.server, _own_key(desk, options)) as asker:
+        name = _whose(asker, options)
+        if isinstance(name, Error):
+            return desk.refused(name)
         reply = await asker.ask(GetProfile(id=asker.next_id(), name=name))
     if not isinstance(reply, ProfileReply):
         return desk.refused(reply)

@@ -126,6 +126,8 @@ async def test_a_key_moves_an_account_to_another_machine(laptop: Machine) -> Non
     assert await desktop.run("account", step="import") == 0
     assert f"Account Cyd on {laptop.server} is kept here" in desktop.said
     assert await desktop.run("account", step="rename", name="Cydney") == 0
+    assert await laptop.run("history") == 0  # read by the name the server knows now
+    assert laptop.said.startswith("Cydney's races")
     assert await laptop.run("account", step="show") == 0  # the laptop hears of the rename
     assert laptop.said.startswith("Cydney on ")
     assert accounts.load(laptop.path).current(laptop.server).name == "Cydney"  # type: ignore[union-attr]
