@@ -3,8 +3,10 @@
 Folders, lowest first (each imports only those before it): `words` (what a
 player reads), `room` (the pure copy of a room), `link` (the socket and
 reconnect), `session` (the stay in a room shared by every front end, saved
-seats), `bots`, and the front ends: `tui` (the full screen, the default) and
-`line` (``--plain``). Only the entry points (`__main__`, `args`) stay here.
+seats, kept accounts), `bots`, `records` (the commands outside a room:
+accounts, history, profiles, leaderboards), and the front ends: `tui` (the
+full screen, the default) and `line` (``--plain``). Only the entry points
+(`__main__`, `args`) stay here.
 """
 
 from client_cli.bots.runner import BotPlan, run_bot

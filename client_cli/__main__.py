@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,25 +12,37 @@ from pathlib import Path
 from client_cli.args import DEFAULT_SERVER, Options, parse_args
 from client_cli.bots.runner import BotPlan, run_bot
 from client_cli.line.plain import run_plain, show
+from client_cli.records import run_records
+from client_cli.records.desk import terminal_desk
 from client_cli.room.tracker import Tracker
-from client_cli.session import saved_seats
+from client_cli.session import accounts, saved_seats
+from client_cli.session.accounts import AccountFileError, KeptAccount, UnknownAccount
 from client_cli.session.resume import pick_seat
 from client_cli.session.session import Entry
 from client_cli.tui import RaceApp, pick_glyphs
+from client_cli.words.describe import sentence
 from protocol import CreateRoom, JoinRoom, Role
 
 
 def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     try:
-        return asyncio.run(run(options, saved_seats.state_dir()))
+        return asyncio.run(run(options, saved_seats.state_dir(), accounts.accounts_path()))
     except KeyboardInterrupt:
         return 130
 
 
-async def run(options: Options, seats_dir: Path) -> int:
-    """Play, watch or run a bot from this terminal; the exit status."""
+async def run(options: Options, seats_dir: Path, accounts_file: Path | None = None) -> int:
+    """Play, watch, run a bot or a record command from this terminal; the exit status.
+
+    ``accounts_file``: the accounts kept (``None``: none, every room as a guest)."""
     server = options.server or DEFAULT_SERVER
+    if options.records is not None:
+        if accounts_file is None:
+            show("No accounts file: account commands need one.")
+            return 1
+        desk = terminal_desk(server, accounts_file, options.account)
+        return await run_records(desk, options.records)
     if options.action == "bot":
         entry = entry_request(options)
         return await run_bot(server, entry, bot_plan(options), show, _show_code(options))
@@ -39,16 +52,46 @@ async def run(options: Options, seats_dir: Path) -> int:
         if saved is None:
             return 1
         server = options.server or saved.server
+    try:
+        account = signing_in(options, server, accounts_file)
+    except (AccountFileError, UnknownAccount) as error:
+        show(sentence(str(error)))
+        return 1
+    if account is not None:
+        options = dataclasses.replace(options, name=account.name)
+    elif not options.name and options.action in ("create", "join"):
+        show(f"Give your name with --name NAME: no account is kept for {server}, so you play")
+        show("as a guest (solrace account create NAME makes one).")
+        return 2
+    key = None if account is None else account.key
     if not options.plain and sys.stdin.isatty() and sys.stdout.isatty():
-        return await run_screen(server, options, saved, seats_dir)
+        return await run_screen(server, options, saved, seats_dir, key)
     entry = entry_request(options)
     return await run_plain(
-        server, entry, saved, seats_dir, bots=options.bots, bot_speed=options.bot_speed
+        server,
+        entry,
+        saved,
+        seats_dir,
+        bots=options.bots,
+        bot_speed=options.bot_speed,
+        account_key=key,
     )
 
 
+def signing_in(options: Options, server: str, accounts_file: Path | None) -> KeptAccount | None:
+    """The account to enter the room as: ``--account``'s, else the one in use on the
+    server; ``None`` for a guest (``--guest``, or none kept)."""
+    if options.guest or accounts_file is None:
+        return None
+    return accounts.load(accounts_file).chosen(server, options.account)
+
+
 async def run_screen(
-    server: str, options: Options, saved: saved_seats.SavedSeat | None, seats_dir: Path
+    server: str,
+    options: Options,
+    saved: saved_seats.SavedSeat | None,
+    seats_dir: Path,
+    account_key: str | None = None,
 ) -> int:
     """The full-screen client; what it noted last is printed once the screen is gone."""
     glyphs = pick_glyphs(sys.stdout.encoding, options.ascii)
@@ -60,6 +103,7 @@ async def run_screen(
         bots=options.bots,
         bot_speed=options.bot_speed,
     )
+    app.session.account_key = account_key
     if saved is not None:
         app.resume(saved)
     status = await app.run_async()
@@ -84,13 +128,15 @@ def _asker() -> Callable[[str], str] | None:
 
 
 def entry_request(options: Options) -> Entry:
-    """How the session enters its room: create (with bots, or to practise), join or watch."""
+    """How the session enters its room: create (with bots, or to practise), join or watch;
+    a bot says it is one."""
+    bot = options.action == "bot"
     if options.action in ("create", "practice") or options.variant:
         return lambda id_: CreateRoom(
-            id=id_, variant=options.variant, name=options.name, settings=options.settings
+            id=id_, variant=options.variant, name=options.name, settings=options.settings, bot=bot
         )
     role: Role = "spectator" if options.action == "watch" else "player"
-    return lambda id_: JoinRoom(id=id_, code=options.code, name=options.name, role=role)
+    return lambda id_: JoinRoom(id=id_, code=options.code, name=options.name, role=role, bot=bot)
 
 
 if __name__ == "__main__":

@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import argparse
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from client_cli.bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
+from client_cli.records.options import (
+    RecordCommand,
+    RecordOptions,
+    account_name,
+    add_account_choice,
+    add_record_commands,
+    bounded,
+    record_options,
+)
 from engine import VARIANT_KEYS
 from protocol import Settings
 from protocol.limits import (
@@ -29,7 +37,8 @@ DEFAULT_BOT_SPEED = 1.0
 """Moves a second: about a person's pace."""
 MAX_BOT_SPEED = RATE_PER_S / 2
 """Half the server's request rate, leaving room for a bot's other requests."""
-Action = Literal["create", "join", "watch", "resume", "bot", "practice"]
+RoomAction = Literal["create", "join", "watch", "resume", "bot", "practice"]
+Action = RoomAction | RecordCommand
 EXAMPLES = """\
 examples:
   solrace create little-forty --name Ada          open a room, get its code
@@ -39,11 +48,16 @@ examples:
   solrace practice little-milligan                race two bots, with hints (H)
   solrace create little-forty --name Ada --bots 2 open a room with two bots in it
   solrace bot ABC234 --name Robo                  seat a bot in room ABC234
+  solrace account create Ada                      an account: rooms are entered as Ada
+  solrace history                                 your account's races
+  solrace leaderboard little-forty                the game's best accounts
 
 Once in a room, press ? for the keys and the move notation (t3 t7, w f, draw);
 with --plain (line mode), type help for the commands.
 Resume tokens (yours, and your bots') are kept as saved seats, a file per room and seat, in
 $XDG_STATE_HOME/solrace/rooms (or ~/.local/state/solrace/rooms) while a race is on."""
+
+NAME_HELP = "your name in the room, as a guest (signed in, your account's name is used)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +78,12 @@ class Options:
     bot_speed: float = DEFAULT_BOT_SPEED
     """Moves a second, for every bot this command starts."""
     strategy: BotStrategy = DEFAULT_STRATEGY
+    account: str | None = None
+    """``--account NAME``: which kept account to sign in as (``None``: the one in use)."""
+    guest: bool = False
+    """``--guest``: enter the room signed out even with an account kept."""
+    records: RecordOptions | None = None
+    """The options of ``account``, ``history``, ``profile`` and ``leaderboard``."""
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
@@ -80,6 +100,9 @@ def parse_args(argv: list[str] | None = None) -> Options:
             parser.error(f"--players {seats} leaves no seat for you beside {bots} bots")
         if args.winnable_only and args.deal is not None:
             parser.error("--winnable-only deals from the server's pool; leave --deal out")
+        rated = getattr(args, "rated", False)
+        if rated and args.deal is not None:
+            parser.error("a rated race deals a secret deal; leave --deal out")
         settings = Settings(
             max_players=seats,
             time_limit_s=args.time_limit,
@@ -89,7 +112,9 @@ def parse_args(argv: list[str] | None = None) -> Options:
             idle_limit_s=args.idle_limit,
             winnable_only=args.winnable_only,
             practice=args.action == "practice",
+            rated=rated,
         )
+    records = args.action in ("account", "history", "profile", "leaderboard")
     return Options(
         action=args.action,
         server=args.server,
@@ -102,6 +127,9 @@ def parse_args(argv: list[str] | None = None) -> Options:
         bots=bots,
         bot_speed=getattr(args, "bot_speed", DEFAULT_BOT_SPEED),
         strategy=getattr(args, "strategy", DEFAULT_STRATEGY),
+        account=getattr(args, "account", None),
+        guest=getattr(args, "guest", False),
+        records=record_options(args) if records else None,
     )
 
 
@@ -117,11 +145,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help=f"server address (default: {DEFAULT_SERVER}; for resume, the saved one)",
     )
+    parser.add_argument(
+        "--account",
+        metavar="NAME",
+        type=account_name,
+        help="which of your accounts on the server to sign in as (default: the one in use)",
+    )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     _add_create(actions)
     join = actions.add_parser("join", help="take a seat in a room", description="Join a room.")
     join.add_argument("code", type=room_code, help="the room code the host shared")
-    join.add_argument("--name", type=player_name, required=True, help="your name in the room")
+    join.add_argument("--name", type=player_name, help=NAME_HELP)
     watch = actions.add_parser("watch", help="watch a room", description="Watch a room's race.")
     watch.add_argument("code", type=room_code, help="the room code")
     watch.add_argument("--name", type=player_name, default="spectator", help=argparse.SUPPRESS)
@@ -135,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_bot_commands(actions)
     for action in (join, watch, resume):
         _add_display(action)
+    for action in (join, watch, resume, actions.choices["create"], actions.choices["practice"]):
+        add_account_choice(action)
+    add_record_commands(actions)
     return parser
 
 
@@ -159,8 +196,13 @@ def _add_create(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="VARIANT",
         help=f"the game to race: {', '.join(VARIANT_KEYS)}",
     )
-    create.add_argument("--name", type=player_name, required=True, help="your name in the room")
+    create.add_argument("--name", type=player_name, help=NAME_HELP)
     add_room_settings(create)
+    create.add_argument(
+        "--rated",
+        action="store_true",
+        help="a race of two or more accounts changes their ratings (a secret deal)",
+    )
     add_bots_option(create)
     _add_display(create)
 
@@ -294,21 +336,6 @@ def speed(text: str) -> float:
     if not 0 < value <= MAX_BOT_SPEED:
         raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_BOT_SPEED}")
     return value
-
-
-def bounded(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: an integer from ``low`` to ``high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {value}")
-        return value
-
-    return parse
 
 
 def room_code(text: str) -> str:

@@ -13,7 +13,9 @@ instead. A client bot cannot solve a ranked deal itself: it does not know the
 face-down cards; only the server does. While its connection is down it waits
 (a move typed then would be queued, and the next refused). Its line source
 ends when the race is over, which ends the session, unless the bot races
-again at each rematch (the bots seated for a host do).
+again at each rematch (the bots seated for a host do). A bot never signs in
+(its session has no account key) and takes its seat marked as a bot
+(``bot=True`` in the entry its callers build), so it is never rated.
 """
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ class BotTeam:
 
 
 def _joining(code: str, name: str) -> Entry:
-    return lambda request_id: JoinRoom(id=request_id, code=code, name=name)
+    return lambda request_id: JoinRoom(id=request_id, code=code, name=name, bot=True)
 
 
 def _resuming(token: str, last_seq: int) -> Entry:

@@ -20,10 +20,12 @@ async def run_plain(
     *,
     bots: int,
     bot_speed: float,
+    account_key: str | None = None,
 ) -> int:
-    """Enter the room (or resume ``saved``) with ``bots`` bots, then take typed lines
-    until ``quit``; the exit status."""
+    """Enter the room (or resume ``saved``) with ``bots`` bots, signed in with
+    ``account_key`` if given, then take typed lines until ``quit``; the exit status."""
     session = Session(server, show, seats_dir)
+    session.account_key = account_key
     team = BotTeam(session, bots, bot_speed, show)
     if saved is not None:
         entry = session.resume_from(saved)

@@ -3,6 +3,9 @@
 The connection knows nothing about rooms or commands; it frames and checks
 messages and keeps the offset between the server clock and this machine's
 monotonic clock, measured around ``hello``, for countdowns and race timers.
+Given an account key it signs in right after ``hello``, on every connection
+(so a reconnect is signed in again); a refused key is kept in `refusal`, for
+the caller to say so: a seat already taken outlives its account's sign-in.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from protocol import (
     PROTOCOL_VERSION,
+    AccountInfo,
     Error,
     ErrorCode,
     Hello,
     ProtocolError,
     ServerMessage,
+    SignedIn,
+    SignIn,
     Welcome,
     decode_server,
     encode,
@@ -44,10 +50,15 @@ class Connection:
         self.socket = socket
         self.offset_ms = offset_ms
         """Server clock minus local monotonic clock, in milliseconds."""
+        self.account: AccountInfo | None = None
+        """The account this connection is signed in as."""
+        self.refusal: Error | None = None
+        """The server's refusal of the account key given to `open`."""
 
     @classmethod
-    async def open(cls, url: str, client: str = CLIENT_NAME) -> Connection:
-        """Connect and agree on the protocol version; `ConnectFailed` when that fails."""
+    async def open(cls, url: str, client: str = CLIENT_NAME, key: str | None = None) -> Connection:
+        """Connect and agree on the protocol version, then sign in with ``key`` if given;
+        `ConnectFailed` when that fails (a refused key is not a failure: see `refusal`)."""
         try:
             socket = await connect(
                 url, compression=None, max_size=MAX_SERVER_FRAME, open_timeout=CONNECT_TIMEOUT_S
@@ -56,7 +67,10 @@ class Connection:
             raise ConnectFailed(f"cannot connect to {url}: {error}") from None
         try:
             async with asyncio.timeout(CONNECT_TIMEOUT_S):
-                return await cls._hello(socket, client)
+                connection = await cls._hello(socket, client)
+                if key is not None:
+                    await connection._sign_in(key)
+                return connection
         except (ConnectionClosed, ProtocolError, TimeoutError) as error:
             await socket.close()
             raise ConnectFailed(f"no welcome from {url}: {error}") from None
@@ -76,6 +90,17 @@ class Connection:
             raise ConnectFailed(f"the server answered hello with {reply.type!r}")
         offset = reply.server_ms - (sent + received) * 500
         return cls(socket, offset)
+
+    async def _sign_in(self, key: str) -> None:
+        """Sign in (request id 0, as ``hello``: the session's own ids start at 1)."""
+        await self.send(SignIn(id=0, key=key))
+        reply = await self.recv()
+        if isinstance(reply, SignedIn):
+            self.account = reply.account
+        elif isinstance(reply, Error):
+            self.refusal = reply
+        else:
+            raise ConnectFailed(f"the server answered sign_in with {reply.type!r}")
 
     def server_now_ms(self) -> int:
         """The server clock now, as estimated from the hello round trip."""

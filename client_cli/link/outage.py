@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 from client_cli.link.connection import RECONNECT_FOR_S, Connection, reconnect
@@ -21,12 +22,16 @@ class Outage:
         """The wait before the first attempt, as the server's ``going_away`` asked."""
         self.noticed_at_s = 0.0
 
-    async def reopen(self, server: str) -> Connection | None:
-        """A new connection, retrying for minutes; ``None`` if none came."""
+    async def reopen(self, server: str, key: str | None = None) -> Connection | None:
+        """A new connection (signed in with ``key``, if given), retrying for minutes;
+        ``None`` if none came."""
         self.write("Connection lost. Reconnecting... Moves you type now are sent once it is back.")
         self.active, self.noticed_at_s = True, 0.0
+        opening = functools.partial(Connection.open, key=key)
         try:
-            return await reconnect(server, self.retry_in_s, on_retry=self._still_down)
+            return await reconnect(
+                server, self.retry_in_s, on_retry=self._still_down, open_connection=opening
+            )
         finally:
             self.active, self.retry_in_s = False, 0.0
 

@@ -23,6 +23,7 @@ from protocol import (
     PlayerLeft,
     ProgressMade,
     RaceOver,
+    RaceRated,
     RaceStarted,
     ReadyChanged,
     Rematch,
@@ -57,6 +58,10 @@ def _joined(room: RoomSnapshot, event: PlayerJoined) -> RoomSnapshot:
         progress=0,
         moves=0,
         finished_at_ms=None,
+        account=event.account,
+        bot=event.bot,
+        rating=event.rating,
+        provisional=event.provisional,
     )
     others = [player for player in room.players if player.seat != event.seat]
     players = tuple(sorted([*others, newcomer], key=lambda player: player.seat))
@@ -83,7 +88,18 @@ def _spectators(room: RoomSnapshot, event: SpectatorCount) -> RoomSnapshot:
 
 
 def _settings(room: RoomSnapshot, event: SettingsChanged) -> RoomSnapshot:
-    players = _every_player(room, ready=False)
+    """Everyone unready, and each player's rating the new game's (none if not listed)."""
+    ratings = {seat_rating.seat: seat_rating for seat_rating in event.ratings}
+    players = tuple(
+        player.model_copy(
+            update={
+                "ready": False,
+                "rating": ratings[player.seat].rating if player.seat in ratings else None,
+                "provisional": player.seat in ratings and ratings[player.seat].provisional,
+            }
+        )
+        for player in room.players
+    )
     update = {"variant": event.variant, "settings": event.settings, "players": players}
     return room.model_copy(update=update)
 
@@ -175,6 +191,7 @@ def _rematch(room: RoomSnapshot, event: Rematch) -> RoomSnapshot:
         "seed": None,
         "verdict": None,
         "last_race": event.last_race,
+        "rating_changes": None,
     }
     return room.model_copy(update=update)
 
@@ -186,6 +203,15 @@ def _unchanged(room: RoomSnapshot, event: BoardShown) -> RoomSnapshot:
 
 def _analysed(room: RoomSnapshot, event: DealAnalysed) -> RoomSnapshot:
     return room.model_copy(update={"verdict": event.verdict})
+
+
+def _rated(room: RoomSnapshot, event: RaceRated) -> RoomSnapshot:
+    """Each account's new rating beside its seat; the changes, for this race's results."""
+    for change in event.changes:
+        room = _update(room, change.seat, rating=change.after, provisional=change.provisional)
+    if event.race_no != room.race_no:
+        return room
+    return room.model_copy(update={"rating_changes": event.changes})
 
 
 _CHANGES: dict[type[Any], Callable[[RoomSnapshot, Any], RoomSnapshot]] = {
@@ -204,6 +230,7 @@ _CHANGES: dict[type[Any], Callable[[RoomSnapshot, Any], RoomSnapshot]] = {
     BoardShown: _unchanged,
     RaceOver: _over,
     DealAnalysed: _analysed,
+    RaceRated: _rated,
     Rematch: _rematch,
 }
 """What each room event changes, for every type of `RoomEvent` (a test checks)."""

@@ -220,7 +220,7 @@ class Tracker:
         self.progress_news.clear()
         rules = find_variant(self.room.variant)
         deal = self.room.settings.deal_number
-        lines = [render_ranking(event, rules.total)]
+        lines = [render_ranking(event, rules.total, self.room.rating_changes)]
         lines += check_race(event, self.room.variant, deal, self.seat, self.board)
         return lines
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from client_cli.room.tracker import Tracker
 from engine import InvalidMove, Move
 
 WORDS = (
@@ -66,3 +67,15 @@ def parse_command(line: str) -> Command:
         return Command("move", Move.parse(text))
     except InvalidMove as error:
         raise CommandError(f"{error}. Type help for the commands") from None
+
+
+def local_text(word: str, tracker: Tracker, now_ms: int) -> str:
+    """What ``help``, ``room``, ``board`` or ``moves`` show, with no request to the server;
+    ``now_ms``: the server clock, for the time left."""
+    if word == "help":
+        return HELP
+    if word == "room":
+        return tracker.room_text()
+    if word == "moves":
+        return tracker.moves_text()
+    return tracker.board_text(now_ms)

@@ -26,13 +26,14 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
-from client_cli.link.connection import ConnectFailed, Connection
+from client_cli.link.connection import Connection
 from client_cli.link.outage import Outage
 from client_cli.link.pending import Pending
 from client_cli.link.requests import FINAL_CLOSES, NOTED_CLOSES, server_error, what, word_request
+from client_cli.link.sign_in import open_as
 from client_cli.link.watch_link import watch_link
 from client_cli.room.tracker import Tracker
-from client_cli.session.commands import HELP, WORDS, CommandError, parse_command
+from client_cli.session.commands import WORDS, CommandError, local_text, parse_command
 from client_cli.session.countdown import count_down
 from client_cli.session.digest import Digest
 from client_cli.session.saved_seats import SavedSeat
@@ -81,8 +82,11 @@ class Session:
         self.ticker: asyncio.Task[None] | None = None
         self.flusher: asyncio.Task[None] | None = None
         self.outage = Outage(write)
-        self.name = ""
-        """The player's name, to take a seat again if a dropped lobby seat was freed."""
+        self.name, self.bot = "", False
+        """The player's name and bot mark, to take a seat again if a dropped lobby seat
+        was freed."""
+        self.account_key: str | None = None
+        """The key of the account to sign in as, on every connection; ``None``: a guest."""
         self.news = asyncio.Event()
         """Set after every message from the server, for code that waits on the room."""
         self.last_reply: ServerMessage | None = None
@@ -104,10 +108,8 @@ class Session:
 
     async def run(self, entry: Entry, lines: AsyncIterator[str]) -> int:
         """Connect, enter the room, then take commands until ``quit``; the exit status."""
-        try:
-            self.conn = await Connection.open(self.server)
-        except ConnectFailed as error:
-            self.write(sentence(str(error)))
+        self.conn = await open_as(self.server, self.account_key, self.write)
+        if self.conn is None:
             return 1
         self.reader = asyncio.create_task(self._read())
         if self.SUMMARISES_PROGRESS:
@@ -141,7 +143,7 @@ class Session:
         if command.move is not None:
             await self.move(command.move)
         elif word in ("help", "room", "board", "moves"):
-            self.write(self._local_text(word))
+            self.write(local_text(word, self.tracker, self.now_ms()))
         elif word == "sync":
             await self.sync()
         elif word == "hint":
@@ -215,20 +217,10 @@ class Session:
         self.last_reply = future.result() if future.done() else None
         return self.last_reply
 
-    def _local_text(self, word: str) -> str:
-        if word == "help":
-            return HELP
-        if word == "room":
-            return self.tracker.room_text()
-        if word == "moves":
-            return self.tracker.moves_text()
-        assert self.conn is not None
-        return self.tracker.board_text(self.conn.server_now_ms())
-
     async def _enter(self, entry: Entry) -> bool:
         request = entry(self.pending.next_id())
         if isinstance(request, CreateRoom | JoinRoom):
-            self.name = request.name
+            self.name, self.bot = request.name, request.bot
         else:
             self.tracker.token = request.token
         reply = await self.call(request)
@@ -298,7 +290,9 @@ class Session:
             return False
         self.write("Taking a seat in the room again.")
         assert tracker.code is not None
-        request = JoinRoom(id=self.pending.next_id(), code=tracker.code, name=self.name)
+        request = JoinRoom(
+            id=self.pending.next_id(), code=tracker.code, name=self.name, bot=self.bot
+        )
         self.pending.add(request)
         await self._send(request)
         return True
@@ -311,7 +305,7 @@ class Session:
             return False
         if noted := NOTED_CLOSES.get(self.conn.close_code or 0):
             self.write(noted)
-        conn = await self.outage.reopen(self.server)
+        conn = await self.outage.reopen(self.server, self.account_key)
         if conn is None:
             self.outage.give_up(request for request, _ in self.pending.waiting.values())
             return False

@@ -118,6 +118,8 @@ def lobby_key(app: RaceControls, key: str) -> bool:
         return False
     if room.host != you:
         app.note("Only the host changes the game and settings.", error=True)
+    elif key == "R" and room.settings.practice:
+        app.note("A practice room is never rated.", error=True)
     else:
         set_settings(app, *change)
     return True
@@ -131,7 +133,10 @@ def _setting_change(
         return following, settings
     update: dict[str, object]
     if key == "n":
-        update = {"deal_number": (settings.deal_number or 0) + 1, "winnable_only": False}
+        number = (settings.deal_number or 0) + 1
+        update = {"deal_number": number, "winnable_only": False, "rated": False}
+    elif key == "R":
+        update = {"rated": not settings.rated, "deal_number": None}
     elif key in ("s", "w"):
         update = {"deal_number": None, "winnable_only": key == "w"}
     elif key == "t":

@@ -38,14 +38,12 @@ from client_cli.tui.screens import (
     WaitScreen,
 )
 from client_cli.tui.state import Job, ScreenState
-from client_cli.tui.texts import help_text
+from client_cli.tui.texts import QUIET_EVENTS, help_text
 from client_cli.words.describe import describe_error, idle_news, rematch_news
 from engine import Move
 from protocol import (
-    BoardShown,
     ClientMessage,
     DeadEnd,
-    DealAnalysed,
     Error,
     ErrorCode,
     EventFrame,
@@ -54,7 +52,6 @@ from protocol import (
     Joined,
     MakeMove,
     MoveOk,
-    ProgressMade,
     RaceOver,
     Rematch,
     Resumed,
@@ -67,8 +64,6 @@ REFUSAL_STYLE = "bold red"
 TICK_S = 0.2
 NOTES_KEPT = 20
 READY_HINT = "Press space when you are ready."
-QUIET_EVENTS = (ProgressMade, BoardShown, RaceOver, DealAnalysed)
-"""Events the panel or the results show; they never take the message line."""
 
 CSS = """
 Screen { layout: vertical; }

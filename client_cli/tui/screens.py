@@ -108,10 +108,11 @@ class ResultsScreen(View):
         total = find_variant(tracker.room.variant).total
         verdict = verdict_lines(tracker.room)
         area = self.query_one("#results", Static)
-        lines = [*results_lines(app.over, total, app.checks), *verdict]
+        room = tracker.room
+        lines = [*results_lines(app.over, total, app.checks, room), *verdict]
         width, height = area.content_size
         if height and rows_taken(lines, width) > height:
-            lines = [*results_lines(app.over, total, folded_checks(app.checks)), *verdict]
+            lines = [*results_lines(app.over, total, folded_checks(app.checks), room), *verdict]
         area.update(Text("\n").join(lines))
         self.query_one("#message", Static).update(app.state.message)
         self.query_one("#keys", Static).update(Text(results_keys(tracker.room, tracker.seat)))

@@ -5,6 +5,16 @@ from __future__ import annotations
 from rich.text import Text
 
 from client_cli.tui.panel import STATES, state_of
+from client_cli.words.ratings import (
+    BOT,
+    GUEST,
+    identity,
+    identity_width,
+    rated_news,
+    rating_change,
+    rating_due,
+    signed,
+)
 from client_cli.words.render import (
     STOPPED,
     deal_name,
@@ -17,8 +27,21 @@ from client_cli.words.render import (
     stopped_by_host,
 )
 from engine import find_variant
-from protocol import HostEnd, RaceOver, RaceSummary, RoomSnapshot, SummaryLine
+from protocol import (
+    BoardShown,
+    DealAnalysed,
+    HostEnd,
+    PlayerInfo,
+    ProgressMade,
+    RaceOver,
+    RaceRated,
+    RaceSummary,
+    RoomSnapshot,
+    SummaryLine,
+)
 
+QUIET_EVENTS = (ProgressMade, BoardShown, RaceOver, DealAnalysed, RaceRated)
+"""Events the panel or the results show; they never take the message line."""
 TIE_BREAKS = (
     "Ranked: winners first by finish time; then by cards home, then by when that "
     "count was first reached; exact ties go to the lower seat."
@@ -89,16 +112,31 @@ def lobby_lines(room: RoomSnapshot, you: int | None, link: str | None = None) ->
         lines.append(
             Text("Practice room: H gives a hint during the race; not ranked.", style="dim")
         )
+    if settings.rated:
+        lines.append(Text("Rated: a race of two or more accounts changes their ratings."))
     lines.append(Text(""))
+    kinds = identity_width(room.players)
     for player in room.players:
         state = state_of(player, room.phase)
         mark = "host " if player.seat == room.host else "     "
         line = Text(f"  #{player.seat + 1} {mark}{player.name:<16} ")
+        line.append_text(identity_mark(player, kinds)).append("  ")
         line.append(state, style="bold green" if state == "ready" else "yellow")
         if player.seat == you:
             line.append("  (you)", style="bold")
         lines.append(line)
     return lines
+
+
+def identity_mark(player: PlayerInfo, width: int) -> Text:
+    """The seat's rating (bold; ``provisional`` dim), or a dim guest or bot mark."""
+    said = identity(player)
+    if said in (GUEST, BOT) or not player.account:
+        return Text(f"{said:<{width}}", style="dim")
+    rating, _, rest = said.partition(" ")
+    return Text.assemble(
+        (rating, "bold"), (f" {rest}" if rest else "", "dim"), " " * (width - len(said))
+    )
 
 
 def last_race_block(summary: RaceSummary, folded: bool = False) -> list[Text]:
@@ -128,13 +166,16 @@ def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
     if you is None:
         keys = "watching: the race shows when it starts   ctrl+q: leave"
     elif room.host == you:
-        keys += "\nhost: g game  n next public deal  s secret  w winnable  t time  +/- seats"
+        keys += "\nhost: g game  n next deal  s secret  w winnable  R rated  t time  +/- seats"
     return keys
 
 
-def results_lines(over: RaceOver, total: int, checks: list[str]) -> list[Text]:
+def results_lines(
+    over: RaceOver, total: int, checks: list[str], room: RoomSnapshot | None = None
+) -> list[Text]:
     """The ranking with outcome, cards home, race time and moves (and who stopped the
-    race, if the host did); then the replay checks."""
+    race, if the host did), each account's rating change once ``room`` has them; then
+    the replay checks."""
     lines = [Text(f"Race {over.race_no} results", style="bold")]
     if over.ended_by_host is not None:
         host = seat_name(over.ranking, over.ended_by_host.seat)
@@ -150,6 +191,17 @@ def results_lines(over: RaceOver, total: int, checks: list[str]) -> list[Text]:
                 style=style,
             )
         )
+        change = None if room is None else rating_change(room, result.seat)
+        if change is not None:
+            up = change.after >= change.before
+            lines[-1].append(f"  {signed(change):>4}", style="bold green" if up else "bold red")
+    if room is not None and room.rating_changes:
+        lines += [Text(""), Text(rated_news(over.race_no, room.rating_changes))]
+    elif room is not None and rating_due(room):
+        lines += [
+            Text(""),
+            Text("Rated race: the ratings change once the server has settled it.", style="dim"),
+        ]
     lines.append(Text(""))
     for check in checks:
         lines.append(Text(check, style="bold red" if check.startswith("WARNING") else "green"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from client_cli.words.ratings import identity, rated_news
 from client_cli.words.render import (
     FINISH_VERBS,
     deal_name,
@@ -34,6 +35,7 @@ from protocol import (
     PlayerLeft,
     ProgressMade,
     RaceOver,
+    RaceRated,
     RaceStarted,
     ReadyChanged,
     Rematch,
@@ -77,7 +79,7 @@ def _who(room: RoomSnapshot, seat: int, you: int | None) -> str:
 
 
 def _joined(event: PlayerJoined, room: RoomSnapshot, you: int | None) -> str:
-    return f"{event.name} joined as #{event.seat + 1}."
+    return f"{event.name} joined as #{event.seat + 1} ({identity(event)})."
 
 
 def _left(event: PlayerLeft, room: RoomSnapshot, you: int | None) -> str:
@@ -107,8 +109,9 @@ def _settings(event: SettingsChanged, room: RoomSnapshot, you: int | None) -> st
     settings = event.settings
     return (
         f"Settings changed: {find_variant(event.variant).name}, {settings.max_players} seats,"
-        f" {format_clock(settings.time_limit_s * 1000)} limit, {deal_name(settings)}."
-        " Everyone must be ready again."
+        f" {format_clock(settings.time_limit_s * 1000)} limit, {deal_name(settings)}"
+        + (", rated." if settings.rated else ".")
+        + " Everyone must be ready again."
     )
 
 
@@ -181,6 +184,10 @@ def _analysed(event: DealAnalysed, room: RoomSnapshot, you: int | None) -> str:
     return verdict_text(event.verdict)
 
 
+def _rated(event: RaceRated, room: RoomSnapshot, you: int | None) -> str:
+    return rated_news(event.race_no, event.changes)
+
+
 def _untold(event: BoardShown | RaceOver, room: RoomSnapshot, you: int | None) -> None:
     """Told elsewhere: a board is drawn, not told; the results come as a table."""
     return
@@ -212,6 +219,7 @@ _TEXTS: dict[type[Any], Describe] = {
     BoardShown: _untold,
     RaceOver: _untold,
     DealAnalysed: _analysed,
+    RaceRated: _rated,
     Rematch: _rematch,
 }
 """The news of each room event, for every type of `RoomEvent` (a test checks)."""

@@ -7,8 +7,9 @@ move notation (``t3``, ``f2``, ``w``, ``r``) so what is shown can be typed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from client_cli.words.ratings import identity, identity_width, rated_news, signed
 from engine import Rules, find_variant
 from engine.cards import RANKS, SUITS
 from protocol import (
@@ -20,6 +21,7 @@ from protocol import (
     RaceOver,
     RaceSummary,
     RankReason,
+    RatingChange,
     RoomSnapshot,
     Settings,
     SummaryLine,
@@ -80,25 +82,33 @@ def render_room(room: RoomSnapshot, you: int | None = None) -> str:
         _settings_line(room),
     ]
     total = find_variant(room.variant).total
-    width = max((len(player.name) for player in room.players), default=0)
+    widths = max((len(p.name) for p in room.players), default=0), identity_width(room.players)
     for player in room.players:
-        lines.append(_player_line(room, player, width, total, you))
+        lines.append(_player_line(room, player, widths, total, you))
     if room.phase == "lobby" and room.last_race is not None:
         heading, *places = last_race_lines(room.last_race)
         lines += [heading, *(f"  {place}" for place in places)]
     return "\n".join(lines)
 
 
-def render_ranking(over: RaceOver, total: int) -> str:
-    """Final ranking, best first: outcome, cards home, race time, moves, and why
+def render_ranking(
+    over: RaceOver, total: int, changes: Sequence[RatingChange] | None = None
+) -> str:
+    """Final ranking, best first: outcome, cards home, race time, moves, each account's
+    rating change once the race is rated (then each new rating, in a sentence), and why
     each player is below the one above; first, the host's early end, if any."""
     lines = [f"Race {over.race_no} results:"]
     if over.ended_by_host is not None:
         host = seat_name(over.ranking, over.ended_by_host.seat)
         lines.append(host_end_text(over.ended_by_host, host))
     width = max((len(result.name) for result in over.ranking), default=0)
+    by_seat = {change.seat: signed(change) for change in changes or ()}
+    rated = max(map(len, by_seat.values()), default=0)
     for result in over.ranking:
-        lines.append(_result_line(result, outcome_word(over, result), width, total))
+        rating = f"{by_seat.get(result.seat, ''):>{rated}}" if rated else ""
+        lines.append(_result_line(result, outcome_word(over, result), width, total, rating))
+    if changes:
+        lines.append(rated_news(over.race_no, changes))
     return "\n".join(lines)
 
 
@@ -258,13 +268,15 @@ def _settings_line(room: RoomSnapshot) -> str:
         + ("" if settings.idle_limit_s is None else f" | idle limit {settings.idle_limit_s} s")
         + f" | spectators {room.spectators}"
         + (" | practice: hints allowed" if settings.practice else "")
+        + (" | rated" if settings.rated else "")
     )
 
 
 def _player_line(
-    room: RoomSnapshot, player: PlayerInfo, width: int, total: int, you: int | None
+    room: RoomSnapshot, player: PlayerInfo, widths: tuple[int, int], total: int, you: int | None
 ) -> str:
-    marks = ["host" if player.seat == room.host else "    "]
+    width, kind = widths
+    marks = [f"{identity(player):<{kind}}", "host" if player.seat == room.host else "    "]
     if room.phase == "lobby":
         marks.append("ready    " if player.ready else "not ready")
     else:
@@ -286,10 +298,14 @@ def _summary_place(line: SummaryLine, end: HostEnd | None, total: int) -> str:
     return f"{line.rank}. {line.name} {verb} {elapsed} with {line.progress}/{total} cards home"
 
 
-def _result_line(result: PlayerResult, outcome: str, width: int, total: int) -> str:
+def _result_line(
+    result: PlayerResult, outcome: str, width: int, total: int, rating: str = ""
+) -> str:
+    """One line of the ranking; ``rating``: the account's change, padded (or blank)."""
     return (
         f"  {result.rank}. {result.name:<{width}}  {outcome:<8}"
         f"  {result.progress:>3}/{total}  {format_duration(result.elapsed_ms):>9}"
         f"  {result.moves:>4} {'move ' if result.moves == 1 else 'moves'}"
+        + (f"  {rating}" if rating else "")
         + ("" if result.decided_by is None else f"  ({PLACED_BY[result.decided_by]})")
-    )
+    ).rstrip()

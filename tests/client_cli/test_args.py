@@ -9,6 +9,9 @@ import pytest
 
 from client_cli.__main__ import entry_request, run
 from client_cli.args import DEFAULT_SERVER, build_parser, parse_args
+from client_cli.records import RecordOptions
+from client_cli.session import accounts
+from client_cli.session.accounts import Book, KeptAccount
 from client_cli.session.saved_seats import SavedSeat
 from client_cli.session.session import Session
 from protocol import CreateRoom, JoinRoom, Resume, Settings
@@ -54,7 +57,16 @@ def test_join_watch_and_resume() -> None:
     ("argv", "complaint"),
     [
         ("create klondike --name Ada", "invalid choice: 'klondike'"),
-        ("create little-forty", "the following arguments are required: --name"),
+        ("create little-forty --name Ada --rated --deal 3", "leave --deal out"),
+        ("practice little-forty --rated", "unrecognized arguments: --rated"),
+        ("join K7PQ2M --account Ada --guest", "not allowed with argument --account"),
+        ("account create Al", "an account name is 3 to 20 printable characters"),
+        ("account", "the following arguments are required: STEP"),
+        ("account rename", "the following arguments are required: NEW"),
+        ("account show --guest", "unrecognized arguments: --guest"),
+        ("leaderboard klondike", "invalid choice: 'klondike'"),
+        ("leaderboard little-forty --deal 0", "must be from 1 to"),
+        ("history --page 51", "must be from 1 to 50, not 51"),
         ("create little-forty --name Ada --players 9", "must be from 1 to 8, not 9"),
         ("create little-forty --name Ada --time-limit 59", "must be from 60 to 3600"),
         ("create little-forty --name Ada --deal x", "not a whole number: 'x'"),
@@ -170,3 +182,82 @@ def test_practice_opens_a_practice_room_and_create_a_ranked_one() -> None:
     assert parse_args(["bot", "--create", "little-forty", "--strategy", "expert"]).strategy == (
         "expert"
     )
+
+
+def test_rated_rooms_are_asked_for_on_create() -> None:
+    assert parse_args(["create", "little-forty", "--rated"]).settings == Settings(rated=True)
+    assert parse_args(["create", "little-forty", "--rated", "--winnable-only"]).settings == (
+        Settings(rated=True, winnable_only=True)
+    )
+
+
+def test_the_account_is_chosen_before_or_after_the_command() -> None:
+    before = parse_args(["--account", "Ada", "join", "K7PQ2M"])
+    after = parse_args(["join", "K7PQ2M", "--account", "Ada"])
+    assert before.account == after.account == "Ada" and before.name == ""
+    assert parse_args(["create", "little-forty", "--guest", "--name", "Al"]).guest
+    plain = parse_args(["watch", "K7PQ2M"])
+    assert (plain.account, plain.guest, plain.records) == (None, False, None)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("account create ' Ada L '", RecordOptions("account", "create", name="Ada L")),
+        ("account show --json", RecordOptions("account", "show", json=True)),
+        ("account rename Adele", RecordOptions("account", "rename", name="Adele")),
+        ("account delete --yes", RecordOptions("account", "delete", yes=True)),
+        ("account key", RecordOptions("account", "key")),
+        ("account import " + "k" * 32, RecordOptions("account", "import", key="k" * 32)),
+        ("account import", RecordOptions("account", "import")),
+        ("account use Bob", RecordOptions("account", "use", name="Bob")),
+        ("history", RecordOptions("history")),
+        (
+            "history Bob --game little-billie --page 3 --json",
+            RecordOptions("history", name="Bob", game="little-billie", page=3, json=True),
+        ),
+        ("profile Bob", RecordOptions("profile", name="Bob")),
+        (
+            "leaderboard little-forty --deal 7 --page 2",
+            RecordOptions("leaderboard", game="little-forty", deal=7, page=2),
+        ),
+    ],
+)
+def test_record_commands(line: str, expected: RecordOptions) -> None:
+    assert parse_args(shlex.split(line)).records == expected
+
+
+def test_account_steps_take_an_account_to_act_on() -> None:
+    options = parse_args(["--server", "ws://h:1", "account", "delete", "--account", "Bob"])
+    assert (options.server, options.account) == ("ws://h:1", "Bob")
+    assert parse_args(["--account", "Bob", "history"]).account == "Bob"
+
+
+def test_help_says_how_keys_move_between_machines(capsys: pytest.CaptureFixture[str]) -> None:
+    text = " ".join(build_parser().format_help().split())
+    assert "solrace account create Ada" in text and "solrace leaderboard little-forty" in text
+    with pytest.raises(SystemExit):
+        parse_args(["account", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "readable by you alone" in said and "solrace account import" in said
+
+
+async def test_a_guest_needs_a_name_and_an_account_gives_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "accounts.json"
+    assert await run(parse_args(["create", "little-forty"]), tmp_path, kept) == 2
+    assert "Give your name with --name NAME" in capsys.readouterr().out
+    accounts.save(kept, Book().keep(KeptAccount("ws://elsewhere:1", "Ada", "a" * 32)))
+    assert await run(parse_args(["join", "K7PQ2M"]), tmp_path, kept) == 2
+    options = parse_args(["--server", "ws://elsewhere:1", "join", "K7PQ2M", "--account", "Bob"])
+    assert await run(options, tmp_path, kept) == 1
+    assert "No account Bob is kept for ws://elsewhere:1 (kept: Ada)." in capsys.readouterr().out
+
+
+def test_a_bot_says_it_is_one() -> None:
+    for line, bot in (("bot K7PQ2M", True), ("bot --create little-forty", True)):
+        entered = entry_request(parse_args(shlex.split(line)))(1)
+        assert isinstance(entered, CreateRoom | JoinRoom) and entered.bot is bot
+    joined = entry_request(parse_args(["join", "K7PQ2M", "--name", "Bob"]))(1)
+    assert isinstance(joined, JoinRoom) and not joined.bot

@@ -48,7 +48,7 @@ def test_joining_shows_the_room_and_the_code_to_share() -> None:
     tracker = Tracker()
     lines = tracker.on_message(_joined())
     assert lines[0].startswith("Room K7PQ2M - Little Forty - race 1 - lobby")
-    assert "#2 Bob        not ready  (you)" in lines[0]
+    assert "#2 Bob  guest        not ready  (you)" in lines[0]
     assert lines[1] == "Share the code K7PQ2M: solrace join K7PQ2M --name NAME"
     assert (tracker.code, tracker.token, tracker.seat, tracker.last_seq) == ("K7PQ2M", TOKEN, 1, 4)
 

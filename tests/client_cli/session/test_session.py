@@ -77,7 +77,7 @@ async def test_two_players_race_resign_and_check_the_seed(
     ada = await _host(terminals, server_url, "little-forty", tmp_path, deal_number=7)
     assert "Room " in ada.text and "public deal 7" in ada.text and "not ready  (you)" in ada.text
     bob = await _join(terminals, server_url, _code(ada))
-    await ada.wait_for("Bob joined as #2.")
+    await ada.wait_for("Bob joined as #2 (guest).")
     await ada.type("ready", expect="You are ready.")
     await bob.wait_for("Ada is ready.")
     await bob.type("ready", expect="Everyone is ready: race 1 starts in 1 s. Seed commit")
@@ -204,7 +204,7 @@ async def test_a_lobby_seat_the_room_let_go_is_told_then_taken_again(
     await reclaim.reclaim(race_server.services, _code(ada))
     told = await bob.wait_for("Taking a seat in the room again.", mark=marks[1])
     assert "The room let you go while your server could not reach it." in told
-    await ada.wait_for("Bob joined as #2.", mark=marks[0])
+    await ada.wait_for("Bob joined as #2 (guest).", mark=marks[0])
     await ada.type("ready", expect="You are ready.")
     await ready_and_go(clock, bob, ada)
 

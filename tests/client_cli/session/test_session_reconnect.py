@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from protocol import CreateRoom, Settings
+from client_cli.link.asking import asking
+from protocol import AccountCreated, CreateAccount, CreateRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.config import Config
@@ -39,5 +40,39 @@ async def test_a_move_typed_while_the_server_is_down_is_sent_once_it_is_back(
         assert ada.session.tracker.version == 2 and not ada.session.reconnecting
     finally:
         await ada.close()
+        for running in servers:
+            await running.stop()
+
+
+async def test_a_signed_in_player_is_signed_in_again_after_a_drop(
+    store: Store, open_store: OpenStore, clock: ManualClock
+) -> None:
+    server = RaceServer(Config(port=0), store, clock)
+    await server.start()
+    servers, port = [server], server.port
+    url = f"ws://127.0.0.1:{port}"
+    gus = Terminal(url)
+    try:
+        async with asking(url) as asker:
+            made = await asker.ask(CreateAccount(id=asker.next_id(), name="Gus"))
+        assert isinstance(made, AccountCreated)
+        gus.session.account_key = made.key
+        settings = Settings(countdown_s=1, max_players=2)
+        gus.start(
+            lambda id_: CreateRoom(id=id_, variant="little-forty", name="G", settings=settings)
+        )
+        await gus.wait_for("#1 Gus  unrated  host")
+        await server.stop()
+        await gus.wait_for("Connection lost. Reconnecting...")
+        mark = len(gus.output)
+        servers.append(RaceServer(Config(port=port), await open_store(), clock))
+        await servers[-1].start()
+        await gus.wait_for("Back in room", mark)
+        assert gus.session.conn is not None and gus.session.conn.account is not None
+        assert gus.session.conn.account.name == "Gus"
+        room = gus.session.tracker.room
+        assert room is not None and [(p.name, p.account) for p in room.players] == [("Gus", True)]
+    finally:
+        await gus.close()
         for running in servers:
             await running.stop()

@@ -41,6 +41,14 @@ async def test_the_host_changes_game_deal_and_time_limit_with_keys(
         assert room_of(app) == "little-milligan None 1800"
         assert "host: g game" in text
         assert "+/- seats" in text  # every host key fits an 80-column lobby
+        await pilot.press("R")
+        await wait_for_text(pilot, "Rated: a race of two or more accounts")
+        await pilot.press("n")
+        text = await wait_for_text(pilot, "(public deal 1)")
+        assert "Rated:" not in text  # a public deal is never rated
+        await pilot.press("R")
+        text = await wait_for_text(pilot, "Rated:")
+        assert "(secret deal)" in text
 
 
 async def test_space_toggles_ready_and_a_guest_cannot_change_settings(
@@ -54,11 +62,11 @@ async def test_space_toggles_ready_and_a_guest_cannot_change_settings(
         assert code is not None
         bob = join(server_url, code, "Bob")
         async with bob.run_test(size=(80, 24)) as pilot:
-            await wait_for_text(pilot, "Bob              not ready  (you)")
+            await wait_for_text(pilot, "Bob              guest  not ready  (you)")
             await pilot.press("space")
-            await wait_for_text(pilot, "Bob              ready  (you)")
+            await wait_for_text(pilot, "Bob              guest  ready  (you)")
             await pilot.press("space")
-            await wait_for_text(pilot, "Bob              not ready  (you)")
+            await wait_for_text(pilot, "Bob              guest  not ready  (you)")
             await pilot.press("g")
             text = await wait_for_text(pilot, "Only the host changes the game")
             assert "Little Forty" in text
@@ -75,7 +83,7 @@ async def test_rematch_moves_a_public_deal_on_unless_asked_for_the_same(
         for key, deal in (("m", 2), ("M", 2), ("m", 3)):
             await start_race(pilot, app, clock)
             await pilot.press("x", "y")
-            await wait_for_text(pilot, "results")
+            await wait_for_text(pilot, "Ranked: winners first")
             await pilot.press(key)
             await wait_until(
                 pilot,
@@ -95,12 +103,12 @@ async def test_a_rematch_says_what_to_press_and_why_a_secret_deal_is_not_dealt_a
     async with app.run_test(size=(80, 24)) as pilot:
         await start_race(pilot, app, clock)
         await pilot.press("x", "y")
-        await wait_for_text(pilot, "results")
+        await wait_for_text(pilot, "Ranked: winners first")
         await pilot.press("m")
         await wait_for_text(pilot, "Rematch: back to the lobby for race 2. Press space when")
         await start_race(pilot, app, clock)
         await pilot.press("x", "y")
-        await wait_for_text(pilot, "results")
+        await wait_for_text(pilot, "Ranked: winners first")
         await pilot.press("M")
         await wait_for_text(pilot, "A secret deal is never dealt twice: this race gets a new one.")
 
@@ -119,3 +127,19 @@ async def test_the_host_asks_for_a_winnable_deal_with_w(
         await pilot.press("n")
         await wait_for_text(pilot, "Little Forty  (public deal 1)")
         assert await store.winnable_counts(["little-forty"]) == {"little-forty": 0}
+
+
+async def test_a_practice_room_is_never_made_rated(server_url: str, tmp_path: Path) -> None:
+    practice = Settings(countdown_s=1, practice=True)
+
+    def entry(id_: int) -> CreateRoom:
+        return CreateRoom(id=id_, variant="little-forty", name="Ada", settings=practice)
+
+    app = RaceApp(server_url, entry, UNICODE, tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_text(pilot, "Practice room")
+        await pilot.press("R")
+        text = await wait_for_text(pilot, "A practice room is never rated.")
+        assert "Rated:" not in text
+        room = app.session.tracker.room
+        assert room is not None and not room.settings.rated

@@ -9,8 +9,8 @@ from client_cli.tui.texts import (
     lobby_lines,
     results_lines,
 )
-from protocol import HostEnd, Settings
-from tests.client_cli._samples import last_race, log, race_over, result, room
+from protocol import HostEnd, RatingChange, Settings
+from tests.client_cli._samples import last_race, log, player, race_over, result, room
 
 
 def test_the_lobby_shows_the_code_game_settings_and_who_is_ready() -> None:
@@ -19,8 +19,8 @@ def test_the_lobby_shows_the_code_game_settings_and_who_is_ready() -> None:
     assert "Room K7PQ2M" in text and "solrace join K7PQ2M" in text
     assert "Little Forty  (public deal 7)" in text
     assert "Seats 2/4   time limit 5:00   countdown 3 s   spectators 2" in text
-    assert "#1 host Ada              ready" in text
-    assert "#2      Bob              not ready  (you)" in text
+    assert "#1 host Ada              guest  ready" in text
+    assert "#2      Bob              guest  not ready  (you)" in text
 
 
 def test_only_the_host_is_offered_the_settings_keys() -> None:
@@ -124,3 +124,55 @@ def test_folded_checks_keep_the_seed_and_every_warning_and_count_the_replays() -
         "Replayed 2 players' moves: each agrees with their result.",
     ]
     assert folded_checks(checks[:2]) == checks[:2]
+
+
+def test_a_rated_lobby_shows_each_racers_rating_and_marks_guests_and_bots() -> None:
+    players = (
+        player(0, "Ada", account=True, rating=1523, ready=True),
+        player(1, "Bob", account=True, rating=1480, provisional=True),
+        player(2, "Cy"),
+        player(3, "Bot 1", bot=True, ready=True),
+    )
+    lines = lobby_lines(room(players=players, settings=Settings(rated=True)), 1)
+    text = [line.plain for line in lines]
+    assert "Rated: a race of two or more accounts changes their ratings." in text
+    assert text[-4:] == [
+        "  #1 host Ada              1523              ready",
+        "  #2      Bob              1480 provisional  not ready  (you)",
+        "  #3      Cy               guest             not ready",
+        "  #4      Bot 1            bot               ready",
+    ]
+    bob = lines[-3]
+    assert [(bob.plain[span.start : span.end], span.style) for span in bob.spans][:2] == [
+        ("1480", "bold"),
+        (" provisional", "dim"),
+    ]
+
+
+def test_results_show_each_accounts_change_once_the_race_is_rated() -> None:
+    players = (player(0, "Ada", account=True), player(1, "Bob", account=True), player(2, "Cy"))
+    over = race_over(
+        (
+            result(1, 1, "Bob", outcome="won", progress=104, moves=200, elapsed_ms=90_000),
+            result(2, 0, "Ada", progress=50, moves=90, elapsed_ms=61_250),
+            result(3, 2, "Cy", progress=3, moves=9, elapsed_ms=1_000),
+        )
+    )
+    finished = room(phase="finished", players=players, settings=Settings(rated=True))
+    waiting = [line.plain for line in results_lines(over, 104, [], finished)]
+    assert "Rated race: the ratings change once the server has settled it." in waiting
+    changes = (
+        RatingChange(seat=1, name="Bob", before=1500, after=1514, provisional=True),
+        RatingChange(seat=0, name="Ada", before=1500, after=1491, provisional=True),
+    )
+    rated = results_lines(over, 104, [], finished.model_copy(update={"rating_changes": changes}))
+    text = [line.plain for line in rated]
+    assert text[3:6] == [
+        " 1. Bob              won       104/104   1:30.000   200 moves   +14",
+        " 2. Ada              resigned   50/104   1:01.250    90 moves    -9",
+        " 3. Cy               resigned    3/104   0:01.000     9 moves",
+    ]
+    assert text[7] == (
+        "Ratings after race 1: Bob +14 (1514, provisional), Ada -9 (1491, provisional)."
+    )
+    assert rated[4].spans[-1].style == "bold red"

@@ -32,7 +32,14 @@ from tests.client_cli._samples import board, player, room, room_event_types
 @pytest.mark.parametrize(
     ("event", "you", "text"),
     [
-        (PlayerJoined(seat=2, name="Cy"), 0, "Cy joined as #3."),
+        (PlayerJoined(seat=2, name="Cy"), 0, "Cy joined as #3 (guest)."),
+        (PlayerJoined(seat=2, name="Cy", account=True), 0, "Cy joined as #3 (unrated)."),
+        (
+            PlayerJoined(seat=2, name="Cy", account=True, rating=1611, provisional=True),
+            0,
+            "Cy joined as #3 (1611 provisional).",
+        ),
+        (PlayerJoined(seat=3, name="Bot 1", bot=True), 0, "Bot 1 joined as #4 (bot)."),
         (PlayerLeft(seat=1, away=False), 0, "Bob left."),
         (PlayerLeft(seat=1, away=True), 0, "Bob is away (seat kept)."),
         (HostChanged(seat=1), 1, "You are the host now."),
@@ -144,6 +151,10 @@ def test_a_winnable_deal_is_named_and_its_empty_pool_says_the_cause_first() -> N
         "Settings changed: Little Forty, 4 seats, 15:00 limit, winnable deal."
         " Everyone must be ready again."
     )
+    rated = SettingsChanged(
+        variant="little-forty", settings=Settings(winnable_only=True, rated=True)
+    )
+    assert "winnable deal, rated. Everyone" in (describe(rated, room(), 0) or "")
     empty = Error(id=3, code=ErrorCode.ROOM_NO_WINNABLE_DEAL, message="no winnable deal is left")
     assert describe_error(Sync(id=3), empty) == (
         "No winnable deal is left (room/no-winnable-deal)."
