@@ -4,7 +4,7 @@ and confirmation. Each one redraws itself from the app's state in `refresh_view`
 from __future__ import annotations
 
 import contextlib
-from typing import cast
+from typing import TypeVar, cast
 
 from rich.columns import Columns
 from rich.console import Group
@@ -30,6 +30,8 @@ from client_cli.tui.texts import (
     rows_taken,
 )
 from engine import find_variant
+
+AnswerT = TypeVar("AnswerT")
 
 
 class View(Screen[None]):
@@ -123,7 +125,20 @@ class ResultsScreen(View):
             self.race.rematch(same_deal=event.character == "M")
 
 
-class HelpScreen(ModalScreen[None]):
+class KeyClosedScreen(ModalScreen[AnswerT]):
+    """A dialog the next key closes. Keys typed faster than it goes (a paste, a held
+    key, a typed word) reach it too; only the first answers, so a second answer
+    cannot close the screen underneath."""
+
+    answered = False
+
+    def answer(self, result: AnswerT) -> None:
+        if not self.answered:
+            self.answered = True
+            self.dismiss(result)
+
+
+class HelpScreen(KeyClosedScreen[None]):
     def __init__(self, text: str = HELP) -> None:
         super().__init__()
         self.text = text
@@ -134,10 +149,10 @@ class HelpScreen(ModalScreen[None]):
 
     def on_key(self, event: Key) -> None:
         event.stop()
-        self.dismiss()
+        self.answer(None)
 
 
-class MovesScreen(ModalScreen[None]):
+class MovesScreen(KeyClosedScreen[None]):
     """Every move the board allows, in as many columns as the screen has room for."""
 
     def __init__(self, moves: list[str]) -> None:
@@ -154,10 +169,10 @@ class MovesScreen(ModalScreen[None]):
 
     def on_key(self, event: Key) -> None:
         event.stop()
-        self.dismiss()
+        self.answer(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(KeyClosedScreen[bool]):
     """A yes/no question; `y` or Enter says yes, anything else no."""
 
     def __init__(self, question: str) -> None:
@@ -170,4 +185,4 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def on_key(self, event: Key) -> None:
         event.stop()
-        self.dismiss(event.key in ("y", "enter"))
+        self.answer(event.key in ("y", "enter"))
