@@ -6,6 +6,7 @@ import asyncio
 import socket
 import ssl
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -50,8 +51,11 @@ async def test_the_pipe_gets_error_replies_as_redis_py_classes(redis_url: str) -
 @pytest.mark.parametrize(
     ("url", "kind"),
     [
-        ("redis://me:pw@example.org:6390/3?client_name=solrace&socket_timeout=2", Connection),
-        ("rediss://example.org:6390/0?ssl_cert_reqs=none", SSLConnection),
+        (
+            "redis://me:pw@example.org:6390/3?client_name=solrace&socket_timeout=2&socket_keepalive=1",
+            Connection,
+        ),
+        ("rediss://example.org:6390/0?ssl_cert_reqs=none&socket_keepalive=1", SSLConnection),
         ("unix:///run/redis.sock?db=2", UnixDomainSocketConnection),
     ],
 )
@@ -64,7 +68,7 @@ def test_redis_py_keeps_the_settings_the_store_reads_from_its_pool(url: str, kin
         assert (conn.path, conn.db) == ("/run/redis.sock", 2)
         return
     assert (conn.host, conn.port, conn.socket_keepalive) == ("example.org", 6390, True)
-    assert all(isinstance(option, int) for option in conn.socket_keepalive_options)
+    assert isinstance(conn.socket_keepalive_options, Mapping)
     if kind is SSLConnection:
         assert isinstance(conn.ssl_context.get(), ssl.SSLContext)
         assert conn.ssl_context.get().verify_mode is ssl.CERT_NONE
