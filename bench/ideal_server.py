@@ -59,16 +59,18 @@ class IdealServer:
         """This process's channel, and its name in the watcher sets."""
         self.runner = ScriptRunner(client, group=False)
         self.rooms: dict[str, set[ServerConnection]] = defaultdict(set)
-        self.pubsub = client.pubsub()
+        self.listener: Listener | None = None
 
     async def load(self) -> None:
         await self.runner.load([SCRIPT])
-        listener = await Listener.open(self.pubsub, self.published, lambda _: None)
-        listener.subscribe(self.me.encode())
+        pool = self.client.connection_pool
+        self.listener = await Listener.open(pool, self.published, lambda _: None)
+        self.listener.subscribe(self.me.encode())
 
     async def close(self) -> None:
         await self.runner.drain()
-        await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        if self.listener is not None:
+            self.listener.close()
         await self.client.connection_pool.disconnect()
 
     def published(self, channel: bytes, data: bytes) -> None:

@@ -33,7 +33,7 @@ from engine import VARIANT_KEYS
 from protocol.limits import MAX_CLIENT_FRAME
 from server.clock import Clock, SystemClock
 from server.config import Config
-from server.conn.fairconn import FairConnection, connection_class
+from server.conn.fairconn import FairConnection, abort, connection_class
 from server.conn.session import Session
 from server.fanout.hub import Hub
 from server.lifecycle.room import Room
@@ -154,7 +154,7 @@ class RaceServer:
         if self.sessions:
             _log.warning("%d sockets did not close in time; aborting them", len(self.sessions))
             for session in self.sessions:
-                session.conn.transport.abort()
+                abort(session.conn)
         await self.hub.close(max(0.0, deadline - loop.time()))
         await self._cancel_background()
         self.services.analyst.close()

@@ -18,6 +18,17 @@ into cycles (`connection_lost`), so reference counting frees it at once: left
 to the cycle collector, a flood of short connections (an abuser reconnecting
 as fast as it is refused) piles up tens of thousands of objects, freed in one
 pause of 60 to 100 ms that every room waits through.
+
+This module owns every use the server makes of websockets' asyncio connection
+beyond its documented API (`recv`, `send`, `close`, `state`, `request`, ... and
+subclassing `ServerConnection` for `serve`'s `create_connection`): the protocol
+callbacks it overrides and the `handshake` it wraps, the frame queue's `pause`
+and `resume` hooks (`recv_messages`), the sans-I/O `protocol` with its parser,
+`send_data`, the `transport`, `loop` and `paused` attributes. The rest of the
+server reaches them through the functions at the end (`frames_waiting`,
+`unsent_bytes`, ...). tests/server/conn/test_websockets_contract.py checks that
+each is still there and behaves, and pyproject.toml allows only the websockets
+releases the suite has run against.
 """
 
 from __future__ import annotations
@@ -96,7 +107,7 @@ class FairConnection(ServerConnection):
         """
         self.failed = True
         self.backlog.clear()
-        if self.protocol.state is State.OPEN:
+        if self.state is State.OPEN:
             self.protocol.fail(code, reason)
             self.send_data()
         self._resume_reading()  # to see the peer close; what it sends is dropped
@@ -145,7 +156,7 @@ class FairConnection(ServerConnection):
 
     def _feedable(self, data: bytes | bytearray) -> int:
         """How many bytes of `data` the parser may take this turn."""
-        if self.protocol.state is State.CONNECTING:
+        if self.state is State.CONNECTING:
             if self.request is not None:
                 return 0
             head = data.find(_END_OF_HEAD)
@@ -187,6 +198,34 @@ class FairConnection(ServerConnection):
             self.transport.resume_reading()
 
 
+def frames_waiting(conn: ServerConnection) -> bool:
+    """Whether a frame already parsed waits, so that `recv` would return at once."""
+    return bool(conn.recv_messages.frames.queue)
+
+
+def unsent_bytes(conn: ServerConnection) -> int:
+    """Bytes written to the connection that the kernel has not taken yet."""
+    return conn.transport.get_write_buffer_size()
+
+
+def writes_held_back(conn: ServerConnection) -> bool:
+    """Whether the transport asked for writes to stop (`send` would wait)."""
+    return conn.paused
+
+
+def pause_reading(conn: ServerConnection) -> None:
+    conn.transport.pause_reading()
+
+
+def resume_reading(conn: ServerConnection) -> None:
+    conn.transport.resume_reading()
+
+
+def abort(conn: ServerConnection) -> None:
+    """Drop the TCP connection at once, without a closing handshake."""
+    conn.transport.abort()
+
+
 def connection_class(frames_per_turn: int, limits: AddressLimits) -> type[FairConnection]:
     """The connection type of one server, with its settings."""
 
@@ -197,4 +236,14 @@ def connection_class(frames_per_turn: int, limits: AddressLimits) -> type[FairCo
     return Connection
 
 
-__all__ = ["FairConnection", "connection_class", "frames_end"]
+__all__ = [
+    "FairConnection",
+    "abort",
+    "connection_class",
+    "frames_end",
+    "frames_waiting",
+    "pause_reading",
+    "resume_reading",
+    "unsent_bytes",
+    "writes_held_back",
+]

@@ -17,6 +17,8 @@ import asyncio
 
 from websockets.asyncio.server import ServerConnection
 
+from server.conn.fairconn import frames_waiting, pause_reading, resume_reading
+
 
 class Frames:
     def __init__(self, conn: ServerConnection) -> None:
@@ -45,11 +47,11 @@ class Frames:
 
     def waiting(self) -> bool:
         """Whether a frame already read waits, so that `next` would return at once."""
-        return bool(self.conn.recv_messages.frames.queue)
+        return frames_waiting(self.conn)
 
     def stop(self) -> None:
         self.stopped = True
-        self.conn.transport.pause_reading()
+        pause_reading(self.conn)
         if self.reader is not None and not self.cut:
             self.cut = True
             self.reader.cancel()
@@ -66,7 +68,7 @@ class Frames:
         return self.reader.uncancel() == 0
 
     def restart(self) -> None:
-        self.conn.transport.resume_reading()
+        resume_reading(self.conn)
 
     async def _read_before_stop(self) -> str | bytes | None:
         """A frame that came in before reading stopped, or None: none is left.
@@ -81,5 +83,5 @@ class Frames:
                 frame = await self.conn.recv()
         except TimeoutError:
             return None
-        self.conn.transport.pause_reading()
+        pause_reading(self.conn)
         return frame

@@ -40,7 +40,7 @@ from protocol import (
     error_reply,
     peek_request_id,
 )
-from server.conn.fairconn import FairConnection
+from server.conn.fairconn import FairConnection, unsent_bytes, writes_held_back
 from server.conn.frames import Frames
 from server.conn.seat import Seat
 from server.lifecycle.room import RoomError
@@ -128,7 +128,7 @@ class Session:
         if self.leaving:
             return False
         limit = self.services.config.send_buffer_limit_bytes
-        if self.conn.transport.get_write_buffer_size() > limit:
+        if unsent_bytes(self.conn) > limit:
             self._close(CloseCode.SLOW_READER, "too far behind reading; resume")
             return False
         return True
@@ -324,7 +324,7 @@ class Session:
         to read (or raises `ConnectionClosed`). `send` would not wait either in the first
         case, but its checks and context cost more than the write on a move's path."""
         conn = self.conn
-        if conn.protocol.state is not State.OPEN or conn.paused:
+        if conn.state is not State.OPEN or writes_held_back(conn):
             return False
         broadcast((conn,), frame)
         return True

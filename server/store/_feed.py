@@ -36,7 +36,6 @@ from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
 
-from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -96,7 +95,6 @@ class RoomFeed:
         """Room code by the channel this process hears it on."""
         self._batch: list[FeedItem] = []
         self._flush_handle: asyncio.Handle | None = None
-        self._pubsub: PubSub | None = None
         self._listener: Listener | None = None
         self._confirmed: deque[str] = deque()
         """Rooms whose subscription Redis confirmed, to be joined (`_join`) in turn."""
@@ -181,8 +179,8 @@ class RoomFeed:
     async def _connect(self, again: bool) -> Listener:
         """Connect and subscribe (`again`: a connection was lost, or could not be opened)."""
         async with self._lock:
-            self._pubsub = self._store.pubsub()
-            listener = await Listener.open(self._pubsub, self._published, self._subscribed)
+            pool = self._store.connection_pool
+            listener = await Listener.open(pool, self._published, self._subscribed)
             self._listener = listener
             self._rejoining = set(self._codes.values()) if again else set()
             if self._codes:
@@ -195,11 +193,9 @@ class RoomFeed:
                 self._joining.cancel()
                 await asyncio.gather(self._joining, return_exceptions=True)
             self._confirmed.clear()
-            self._listener = None
-            pubsub, self._pubsub = self._pubsub, None
-            if pubsub is not None:
-                with contextlib.suppress(*_LINK_ERRORS):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+            listener, self._listener = self._listener, None
+            if listener is not None:
+                listener.close()
 
     def _published(self, channel: bytes, data: bytes) -> None:
         code = self._codes.get(channel)

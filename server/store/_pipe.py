@@ -2,24 +2,23 @@
 
 redis-py reads a pipeline's replies one by one through a stream reader, each read a
 coroutine under a timeout; on the move path that costs more CPU than Redis spends
-running the scripts. A `ReplyPipe` takes over the transport of a connection redis-py
-opened (so the URL's address, password, database and TLS are redis-py's business),
-writes each batch of packed commands as it comes, and parses replies with a hiredis
-reader in `data_received`. Redis answers in order, so the batches wait in a queue,
-and each batch's callback gets its replies in the loop step its last reply came in
-(or, if the connection fails first, the error). Error replies are among the
-replies, not raised, as redis-py's classes (`NoScriptError` and the rest).
-A connection made with a socket timeout (redis-py's default is 5 s) gives each batch
-that long to be answered, as redis-py gives each read; past it the pipe is closed (the
+running the scripts. A `ReplyPipe` is an `asyncio.Protocol` on a connection of the
+store's own (`server.store._link`: opened with the address, password, database and
+TLS of the store's pool): it writes each batch of packed commands as it comes and
+parses replies with a hiredis reader in `data_received`. Redis answers in order, so
+the batches wait in a queue, and each batch's callback gets its replies in the loop
+step its last reply came in (or, if the connection fails first, the error). Error
+replies are among the replies, not raised, as redis-py's classes (`NoScriptError`
+and the rest).
+A pool made with a socket timeout (redis-py's default is 5 s) gives each batch that
+long to be answered, as redis-py gives each read; past it the pipe is closed (the
 late replies would be taken for the next batch's) and the batches waiting fail with
 redis-py's `TimeoutError`. One timer watches the oldest batch, rather than one timeout
 per batch: a timeout costs more CPU than the rest of the batch's trip.
 
-The pipe owns the transport from then on: the redis-py connection it came from is
-left unconnected, so closing it leaves the pipe alone. When the connection is lost,
-every batch still waiting fails with redis-py's `ConnectionError`, and so does any
-later `send`: the runner then opens another pipe under its retry policy, as it would
-reconnect a redis-py connection.
+When the connection is lost, every batch still waiting fails with redis-py's
+`ConnectionError`, and so does any later `send`: the runner then opens another pipe
+under its retry policy, as it would reconnect a redis-py connection.
 """
 
 from __future__ import annotations
@@ -30,15 +29,13 @@ import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-import hiredis
-from redis._parsers import BaseParser
+from redis.asyncio import ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.typing import EncodableT
 
-from server.store._wire import PackedConnection, closed_by_redis
+from server.store._link import new_reader, open_link, settings
 
 _log = logging.getLogger(__name__)
 
@@ -56,56 +53,48 @@ class _Batch:
 
 
 class ReplyPipe(asyncio.Protocol):
-    """Batches of commands out, their replies in, on the transport of `conn`."""
+    """Batches of commands out, their replies in, on a connection of its own."""
 
-    def __init__(self, conn: PackedConnection, writer: asyncio.StreamWriter) -> None:
-        self.conn = conn
-        self._writer = writer
-        """Kept to close: a stream writer collected while its transport is open closes it."""
-        self._transport = writer.transport
-        self._reader = hiredis.Reader(replyError=BaseParser.parse_error)
+    def __init__(self, timeout_s: float | None) -> None:
+        self._transport: asyncio.Transport | None = None
+        self._reader = new_reader()
         self._waiting: deque[_Batch] = deque()
         self._lost: Exception | None = None
-        self._timeout_s: float = conn.socket_timeout or math.inf
+        self._timeout_s: float = timeout_s or math.inf
         self._watch: asyncio.TimerHandle | None = None
         self._loop = asyncio.get_running_loop()
         """Kept: Python 3.11 makes a system call each time the running loop is asked for."""
 
     @classmethod
-    def take_over(cls, conn: PackedConnection) -> ReplyPipe:
-        """The pipe of `conn`, just connected, with no reply pending. A connection Redis
-        closed as it opened is closed here too, and refused: `conn` is taken either way."""
-        writer = conn._writer  # redis-py keeps its stream writer there
-        if writer is None or closed_by_redis(conn):
-            if writer is not None:
-                writer.close()
-            conn._reader = conn._writer = None
-            raise RedisConnectionError("the connection to Redis closed as it opened")
-        pipe = cls(conn, writer)
-        writer.transport.set_protocol(pipe)
-        conn._reader = conn._writer = None  # the transport is the pipe's now
+    async def open(cls, pool: ConnectionPool) -> ReplyPipe:
+        """A pipe on a new connection to `pool`'s Redis, tried once; raises as `open_link`."""
+        pipe = cls(settings(pool).socket_timeout)
+        await open_link(pool, pipe)
         return pipe
 
-    def pack_batch(self, commands: list[tuple[EncodableT, ...]]) -> list[bytes]:
-        return self.conn.pack_batch(commands)
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = cast(asyncio.Transport, transport)
 
     def close(self) -> None:
         """Close the connection once what was written has gone out; waiting batches fail."""
         self._fail(RedisConnectionError("the store closed its connection"))
-        self._writer.close()
+        if self._transport is not None:
+            self._transport.close()
 
     @property
     def alive(self) -> bool:
-        return self._lost is None and not self._transport.is_closing()
+        transport = self._transport
+        return self._lost is None and transport is not None and not transport.is_closing()
 
     def send(self, packed: list[bytes], count: int, answered: Answered) -> None:
         """Write `packed` (`count` commands); `answered` gets their `count` replies."""
-        if not self.alive:
+        transport = self._transport
+        if transport is None or not self.alive:
             raise RedisConnectionError(f"the connection to Redis is closed ({self._lost})")
         loop = self._loop
         batch = _Batch(count, answered, loop.time() + self._timeout_s)
         self._waiting.append(batch)
-        self._transport.writelines(packed)
+        transport.writelines(packed)
         if self._watch is None and self._timeout_s < math.inf:
             self._watch = loop.call_at(batch.due, self._check_due)
 
@@ -126,14 +115,14 @@ class ReplyPipe(asyncio.Protocol):
             self._watch = loop.call_at(due, self._check_due)
             return
         self._fail(RedisTimeoutError("Redis did not answer within the socket timeout"))
-        self._transport.abort()
+        self._abort()
 
     def data_received(self, data: bytes) -> None:
         self._reader.feed(data)
         while (reply := self._reader.gets()) is not False:
             if not self._waiting:
                 self._fail(RedisConnectionError("Redis sent a reply nothing asked for"))
-                self._transport.abort()
+                self._abort()
                 return
             batch = self._waiting[0]
             batch.replies.append(reply)
@@ -147,6 +136,10 @@ class ReplyPipe(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         cause = exc or "closed by Redis"
         self._fail(RedisConnectionError(f"lost the connection to Redis: {cause}"))
+
+    def _abort(self) -> None:
+        if self._transport is not None:
+            self._transport.abort()
 
     def _fail(self, error: Exception) -> None:
         self._lost = self._lost or error

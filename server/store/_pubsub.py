@@ -1,7 +1,7 @@
 """The feed's pub/sub connection, read by a protocol callback instead of a reader task.
 
-redis-py opens the connection (address, TLS, password, database, as for the store's
-other connections); then its transport is handed to `Listener`, which parses what
+The connection is the store's own (`server.store._link`: the address, TLS, password
+and database of the store's pool), and `Listener` is its protocol: it parses what
 Redis pushes with hiredis as the bytes arrive and calls back for each message. Every
 published event of every watched room comes through here: read through redis-py's
 stream reader, each would cost a wake-up of a reader task and several layers of
@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import cast
 
 import hiredis
-from redis.asyncio.client import PubSub
+from redis.asyncio import ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from server.store._wire import closed_by_redis
+from server.store._link import open_link
 
 OnReply = Callable[[bytes, bytes], None]
 """Called with the channel and the payload (``message``) or the channel (``subscribe``)."""
@@ -34,30 +35,21 @@ class Listener(asyncio.Protocol):
 
     @classmethod
     async def open(
-        cls, pubsub: PubSub, on_message: OnReply, on_subscribed: Callable[[bytes], None]
+        cls, pool: ConnectionPool, on_message: OnReply, on_subscribed: Callable[[bytes], None]
     ) -> Listener:
-        """Connect `pubsub` and take its transport over; no reply is pending on it yet.
-
-        The pool may hand out a connection Redis has closed while it sat idle (Redis
-        restarted, or the network dropped it): its end of file was read, but nothing
-        has tried it since. Taken over as it is, it would never hear a thing, so it is
-        opened again first.
-        """
-        await pubsub.connect()  # type: ignore[no-untyped-call]
-        connection = pubsub.connection
-        if connection is None:
-            raise RedisConnectionError("the pub/sub connection did not open")
-        if closed_by_redis(connection):
-            await connection.disconnect()
-            await connection.connect()
-        writer = connection._writer
-        if writer is None or closed_by_redis(connection):
-            raise RedisConnectionError("the pub/sub connection did not open")
+        """A listener on a new connection to `pool`'s Redis; raises as `open_link`."""
         listener = cls(on_message, on_subscribed)
-        transport = writer.transport
-        transport.set_protocol(listener)
-        listener._transport = transport
+        await open_link(pool, listener)
         return listener
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = cast(asyncio.WriteTransport, transport)
+
+    def close(self) -> None:
+        """Close the connection (once what was written has gone out)."""
+        self.fail(RedisConnectionError("the pub/sub connection was closed"))
+        if self._transport is not None:
+            self._transport.close()
 
     def subscribe(self, *channels: bytes) -> None:
         self._write(("SUBSCRIBE", *channels))

@@ -11,8 +11,7 @@ from collections.abc import Collection
 from typing import Any
 
 import msgpack
-from redis.asyncio import Redis
-from redis.asyncio.client import PubSub
+from redis.asyncio import ConnectionPool, Redis
 
 from server.store._edge import translated
 from server.store._keys import RoomKeys, StoreKeys
@@ -168,9 +167,10 @@ class StoreReads:
         """The pub/sub channel on which this process hears the room's events."""
         return self._keys(code).channel(self.process)
 
-    def pubsub(self) -> PubSub:
-        """A fresh pub/sub connection object (used by the feed)."""
-        return self._client.pubsub()
+    @property
+    def connection_pool(self) -> ConnectionPool:
+        """The client's pool, whose settings the feed opens its pub/sub connection with."""
+        return self._client.connection_pool
 
     def _keys(self, code: str) -> RoomKeys:
         return self._names.room(code)

@@ -9,10 +9,9 @@ did not run, so the runner loads the scripts again and resends only those calls.
 A flush packs its EVALSHAs with hiredis and writes them on the runner's own
 connection (`server.store._pipe.ReplyPipe`), which parses the replies as they arrive:
 taking a connection from the pool, building redis-py's pipeline and reading each
-reply through a stream reader cost more CPU than the round trip itself. It is made
-as the client's pool makes its connections (same class and settings) but is not one
-of the pool's. Flushes in flight share the one connection, Redis answering them in
-order.
+reply through a stream reader cost more CPU than the round trip itself. It is opened
+with the client's pool's settings (`server.store._link`) but is not one of the
+pool's. Flushes in flight share the one connection, Redis answering them in order.
 
 The common flush is no task: while the connection is up, the loop callback writes
 the pipeline and the pipe's callback settles the callers' futures in the loop step
@@ -40,7 +39,7 @@ from redis.typing import EncodableT
 from server.store._pipe import ReplyPipe
 from server.store._script import Call, Script
 from server.store._types import StoreUnavailable
-from server.store._wire import PackedConnection
+from server.store._wire import pack_batch
 
 
 @dataclass
@@ -134,7 +133,7 @@ class ScriptRunner:
             self._spawn(self._send(calls))
             return
         try:
-            packed = pipe.pack_batch(_commands(calls))
+            packed = pack_batch(_commands(calls))
         except Exception as error:  # an argument Redis cannot take
             _fail(calls, error)
             return
@@ -189,9 +188,9 @@ class ScriptRunner:
 
         async def attempt() -> list[Any]:
             nonlocal packed
-            pipe = await self._connected()
             if packed is None:
-                packed = pipe.pack_batch(commands)
+                packed = pack_batch(commands)
+            pipe = await self._connected()
             return await pipe.exchange(packed, len(commands))
 
         return await self._retry.call_with_retry(attempt, self._drop_dead)
@@ -207,18 +206,9 @@ class ScriptRunner:
             return self._pipe
 
     async def _open(self) -> ReplyPipe:
-        """A new connection, made as the client's pool makes them but tried once: the
+        """A new connection, opened with the client's pool's settings but tried once: the
         runner's retry policy, around the whole exchange, does the retrying."""
-        pool = self._client.connection_pool
-        conn = pool.connection_class(**{**pool.connection_kwargs, "retry": Retry(NoBackoff(), 0)})
-        if not isinstance(conn, PackedConnection):
-            raise TypeError("the store's pool must make connections with packing_in_c")
-        try:
-            await conn.connect()  # type: ignore[no-untyped-call]
-        except BaseException:
-            await conn.disconnect(nowait=True)
-            raise
-        return ReplyPipe.take_over(conn)  # refused, and closed, if Redis closed it as it opened
+        return await ReplyPipe.open(self._client.connection_pool)
 
     async def _drop_dead(self, _error: Exception) -> None:
         """After a failed attempt: let go of the connection if it is lost (a flush that

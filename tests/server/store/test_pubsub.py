@@ -1,34 +1,39 @@
-"""The feed's pub/sub connection, taken over from redis-py."""
+"""The feed's pub/sub connection, read by a protocol callback."""
 
 from __future__ import annotations
 
 import asyncio
 
-from redis.asyncio import Redis
+from redis.asyncio import ConnectionPool, Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.store._pubsub import Listener
-from server.store._wire import closed_by_redis
 
 
-async def test_a_pooled_connection_redis_closed_while_idle_is_opened_again_first(
-    redis_url: str,
-) -> None:
-    client = Redis.from_url(redis_url)
+async def test_a_subscription_is_confirmed_and_its_messages_handed_on(redis_url: str) -> None:
+    loop = asyncio.get_running_loop()
+    confirmed: asyncio.Future[bytes] = loop.create_future()
+    heard: asyncio.Future[tuple[bytes, bytes]] = loop.create_future()
+    pool = ConnectionPool.from_url(redis_url)
+    listener = await Listener.open(pool, lambda *m: heard.set_result(m), confirmed.set_result)
     try:
-        idle = await client.client_id()  # its connection goes back to the pool, idle
-        async with Redis.from_url(redis_url) as other:
-            assert await other.client_kill_filter(_id=str(idle)) == 1
-        [pooled] = client.connection_pool._available_connections
-        async with asyncio.timeout(5):
-            while not closed_by_redis(pooled):
-                await asyncio.sleep(0)  # the loop reads the end of Redis's side
-        confirmed: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        pubsub = client.pubsub()
-        listener = await Listener.open(pubsub, lambda *_: None, confirmed.set_result)
-        assert pubsub.connection is pooled  # the one Redis closed, opened again
         listener.subscribe(b"pubsub-test")
         async with asyncio.timeout(5):
             assert await confirmed == b"pubsub-test"
-        await pubsub.aclose()
+        async with Redis.from_url(redis_url) as client:
+            await client.publish("pubsub-test", b"1\nhello")
+        async with asyncio.timeout(5):
+            assert await heard == (b"pubsub-test", b"1\nhello")
     finally:
-        await client.aclose()
+        listener.close()
+    assert listener.lost.done()
+
+
+async def test_a_connection_redis_drops_is_reported_lost(redis_url: str) -> None:
+    pool = ConnectionPool.from_url(redis_url, client_name="pubsub-test-kill")
+    listener = await Listener.open(pool, lambda *_: None, lambda _: None)
+    async with Redis.from_url(redis_url) as admin:
+        [mine] = [c["id"] for c in await admin.client_list() if c["name"] == "pubsub-test-kill"]
+        assert await admin.client_kill_filter(_id=mine) == 1
+    async with asyncio.timeout(5):
+        assert isinstance(await listener.lost, RedisConnectionError)
