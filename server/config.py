@@ -7,7 +7,7 @@ import ipaddress
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from protocol.limits import RATE_BURST, RATE_PER_S
 
@@ -242,7 +242,13 @@ _LIMIT_FLAGS = (
 _NUMBER_FLAGS = _ANALYSIS_FLAGS + _RATING_FLAGS + _LIMIT_FLAGS
 
 
-def _add_flags(group: argparse._ArgumentGroup, flags: tuple[Flag, ...]) -> None:
+class _Options(Protocol):
+    """A parser or one of its argument groups: what `_add_flags` adds to."""
+
+    def add_argument(self, *names: str, **options: Any) -> argparse.Action: ...
+
+
+def _add_flags(group: _Options, flags: tuple[Flag, ...]) -> None:
     for flag in flags:
         group.add_argument(
             flag.flag,

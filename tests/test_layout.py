@@ -6,7 +6,10 @@
 - the shells (``server``, ``client_cli``, ``bots``) never import each other, except
   ``client_cli`` using ``bots``;
 - no import circle anywhere in the product, ``if TYPE_CHECKING:`` imports included;
-- an underscore-private module is imported only from inside its own package;
+- an underscore-private module is imported only from inside its own package, and
+  no private module or name of a dependency is imported at all (docs/server.md:
+  the one module that owns websockets' undocumented parts reaches them as
+  attributes, under its contract test);
 - every package's ``__init__`` has a docstring saying what lives there.
 """
 
@@ -100,6 +103,19 @@ def test_private_modules_are_imported_only_from_their_own_package() -> None:
             continue
         if not _within(edge.importer, edge.target.rpartition(".")[0]):
             wrong.append(f"{edge.importer}:{edge.line} imports {edge.target}")
+    assert wrong == []
+
+
+def _is_private(dotted: str) -> bool:
+    return any(part.startswith("_") and not part.startswith("__") for part in dotted.split("."))
+
+
+def test_no_private_part_of_a_dependency_is_imported() -> None:
+    wrong = [
+        f"{edge.importer}:{edge.line} imports {edge.target}"
+        for edge in EDGES
+        if _top(edge.target) not in {*PRODUCT, *STDLIB} and _is_private(edge.target)
+    ]
     assert wrong == []
 
 
