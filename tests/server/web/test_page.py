@@ -93,10 +93,13 @@ async def test_a_known_version_is_not_sent_again(race_server: RaceServer) -> Non
 @pytest.mark.parametrize(
     ("path", "location"),
     [
-        ("/", "watch/"),
+        ("/", "play/"),
+        ("/play", "play/"),
         ("/watch", "watch/"),
         ("/watch/abc234", "ABC234"),
-        ("/?x=1", "watch/"),
+        ("/play/abc234", "ABC234"),
+        ("/play/ABC234/", "../ABC234"),
+        ("/?x=1", "play/"),
         ("/watch/ABC234/", "../ABC234"),
         ("/watch/abc234/", "../ABC234"),
     ],

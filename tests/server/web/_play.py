@@ -1,0 +1,95 @@
+"""The play page in a browser, as a person uses it: join, ready, and moves made with
+clicks, drags or the race screen's keys, each waiting for the server's answer."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgpack
+
+from tests.server._browser import Tab
+
+PILE_KEYS = "1234567890bcegijklmnopstuv"
+STOCK_MOVES = {"draw", "recycle", "deal", "redeal"}
+_MOVE = re.compile(r"(t(\d+)(?::(\d+))?|w|r) (t(\d+)|f\d*)")
+VERSION = "() => document.getElementById('table').dataset.version"
+STEP = "([step]) => document.body.dataset.step === step"
+PHASE = "([phase]) => document.body.dataset.phase === phase"
+SAID = "() => document.getElementById('said').textContent"
+
+
+def play_url(port: int, code: str = "") -> str:
+    return f"http://127.0.0.1:{port}/play/{code}"
+
+
+def record_frames(tab: Tab) -> list[dict[str, Any]]:
+    """Every frame the page's WebSocket receives from now on, decoded."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framereceived", lambda payload: frames.append(msgpack.unpackb(payload)))
+
+    tab.page.on("websocket", on_socket)
+    return frames
+
+
+async def join(tab: Tab, name: str) -> None:
+    """Type a name on the join form and take a seat."""
+    await tab.wait_for(STEP, "join")
+    await tab.page.fill("#join-name", name)
+    await tab.page.click("#join-form button[type=submit]")
+    await tab.wait_for(STEP, "room")
+
+
+async def ready(tab: Tab) -> None:
+    await tab.page.click("#ready")
+    await tab.wait_for("() => document.getElementById('ready').textContent === 'Not ready'")
+
+
+async def version(tab: Tab) -> int:
+    return int(await tab.run(VERSION))
+
+
+async def answered(tab: Tab, before: int) -> None:
+    """Wait for the move_ok that takes the board past version `before`."""
+    await tab.wait_for("([v]) => Number(document.getElementById('table').dataset.version) > v", before)
+
+
+def _pile(index: str) -> str:
+    return f'#table [data-target="t{int(index) - 1}"]'
+
+
+async def click_move(tab: Tab, move: str) -> None:
+    """`move` made with clicks (a run of more than one card dragged with the mouse)."""
+    before = await version(tab)
+    if move in STOCK_MOVES:
+        await tab.page.click("#stock-action")
+    else:
+        found = _MOVE.fullmatch(move)
+        assert found is not None, move
+        source, index, count, target, onto = found.groups()
+        drop = _pile(onto) if onto is not None else '#table [data-target="f"]'
+        if count is not None and int(count) > 1:
+            cards = tab.page.locator(f"{_pile(index)} .card")
+            await cards.nth(await cards.count() - int(count)).drag_to(tab.page.locator(drop).first)
+        else:
+            await tab.page.locator(_pile(index) if index else f'#table [data-target="{source}"]').click()
+            await tab.page.locator(drop).first.click()
+    await answered(tab, before)
+
+
+async def key_move(tab: Tab, move: str) -> None:
+    """`move` typed with the race screen's keys."""
+    before = await version(tab)
+    if move in STOCK_MOVES:
+        await tab.page.keyboard.press("d")
+    else:
+        found = _MOVE.fullmatch(move)
+        assert found is not None, move
+        source, index, count, _, onto = found.groups()
+        key = source if index is None else PILE_KEYS[int(index) - 1]
+        for _ in range(1 if count is None or int(count) == 1 else int(count)):
+            await tab.page.keyboard.press(key)
+        await tab.page.keyboard.press("f" if onto is None else PILE_KEYS[int(onto) - 1])
+    await answered(tab, before)
