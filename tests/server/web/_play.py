@@ -51,9 +51,15 @@ async def version(tab: Tab) -> int:
     return int(await tab.run(VERSION))
 
 
-async def answered(tab: Tab, before: int) -> None:
-    """Wait for the move_ok that takes the board past version `before`."""
-    await tab.wait_for("([v]) => Number(document.getElementById('table').dataset.version) > v", before)
+async def answered(tab: Tab, before: int, move: str) -> None:
+    """Wait for the move_ok that takes the board past version `before`; a refusal fails."""
+    said = await tab.wait_for(
+        """([v]) => Number(document.getElementById('table').dataset.version) > v ? "ok"
+          : document.getElementById('said').textContent.startsWith('Refused') &&
+            document.getElementById('said').textContent""",
+        before,
+    )
+    assert said == "ok", (move, said)
 
 
 def _pile(index: str) -> str:
@@ -68,15 +74,18 @@ async def click_move(tab: Tab, move: str) -> None:
     else:
         found = _MOVE.fullmatch(move)
         assert found is not None, move
-        source, index, count, target, onto = found.groups()
+        source, index, count, _, onto = found.groups()
         drop = _pile(onto) if onto is not None else '#table [data-target="f"]'
         if count is not None and int(count) > 1:
             cards = tab.page.locator(f"{_pile(index)} .card")
-            await cards.nth(await cards.count() - int(count)).drag_to(tab.page.locator(drop).first)
+            grab = cards.nth(await cards.count() - int(count))  # by its corner: the cards overlap
+            await grab.drag_to(tab.page.locator(drop).first, source_position={"x": 4, "y": 3})
         else:
-            await tab.page.locator(_pile(index) if index else f'#table [data-target="{source}"]').click()
+            await tab.page.locator(
+                _pile(index) if index else f'#table [data-target="{source}"]'
+            ).click()
             await tab.page.locator(drop).first.click()
-    await answered(tab, before)
+    await answered(tab, before, move)
 
 
 async def key_move(tab: Tab, move: str) -> None:
@@ -92,4 +101,4 @@ async def key_move(tab: Tab, move: str) -> None:
         for _ in range(1 if count is None or int(count) == 1 else int(count)):
             await tab.page.keyboard.press(key)
         await tab.page.keyboard.press("f" if onto is None else PILE_KEYS[int(onto) - 1])
-    await answered(tab, before)
+    await answered(tab, before, move)

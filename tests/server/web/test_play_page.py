@@ -9,6 +9,8 @@ its ``move_ok``), so what it draws is held against the engine's own replay of th
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,14 +19,24 @@ import pytest
 
 import engine
 from engine.solver import Budget, solve
-from protocol import CreateRoom, Settings
+from protocol import BoardView, CreateRoom, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
-from tests.server._browser import PHONE, Tab, artifact_dir, browser, open_tab
+from tests.client_cli._driver import Terminal
+from tests.server._browser import PHONE, artifact_dir, browser, open_tab
 from tests.server._client import Client
 from tests.server._players import serve
-from tests.server.web._play import PHASE, STEP, join, play_url, ready, record_frames
+from tests.server.web._play import (
+    PHASE,
+    STEP,
+    click_move,
+    join,
+    key_move,
+    play_url,
+    ready,
+    record_frames,
+)
 
 VARIANT = "little-milligan"
 DEAL = 3
@@ -60,9 +72,138 @@ async def test_a_friend_takes_a_seat_from_the_link(
     frames = record_frames(tab)
     await join(tab, "Cleo")
     await tab.wait_for(PHASE, "lobby")
-    seats = await tab.run("() => Array.from(document.querySelectorAll('#seats li'), (li) => li.textContent)")
+    seats = await tab.run(
+        "() => Array.from(document.querySelectorAll('#seats li'), (li) => li.textContent)"
+    )
     assert seats == ["Hosthostnot ready", "Cleoyounot ready"]
-    await tab.page.screenshot(path=str(artifact_dir(tmp_path) / "play-lobby-phone.png"), full_page=True)
+    await tab.page.screenshot(
+        path=str(artifact_dir(tmp_path) / "play-lobby-phone.png"), full_page=True
+    )
     assert tab.errors == []
     assert frames
     await host.close()
+
+
+def winning_line() -> list[str]:
+    """The solver's winning line of the deal (it wins deal 3 well within this budget)."""
+    verdict = solve(engine.new_game(VARIANT, SEED), Budget(nodes=200_000))
+    assert verdict.result == "won"
+    return list(verdict.moves)
+
+
+def cards_shown(board: engine.View) -> list[str]:
+    """The face-up cards the page draws of a board, in its order (as shown_cards)."""
+    view = BoardView.from_engine(board)
+    cards = [top for top in view.foundations if top is not None]
+    return cards + [card for pile in view.tableau for card in pile]
+
+
+SHOWN = (
+    "() => Array.from(document.querySelectorAll('#table .card[data-card]'), (c) => c.dataset.card)"
+)
+RACER = """([seat]) => {
+  const line = document.querySelector(`#racers [data-seat="${seat}"]`);
+  return line && [line.dataset.outcome, line.querySelector('.racer-moves').textContent];
+}"""
+
+
+async def test_two_browsers_and_a_terminal_race_to_the_results(
+    server: RaceServer, clock: ManualClock, chromium: Any, tmp_path: Path
+) -> None:
+    line = winning_line()
+    folder = artifact_dir(tmp_path)
+    ada = await open_tab(chromium, play_url(server.port))
+    ada_frames = record_frames(ada)
+    await ada.wait_for(STEP, "create")
+    await ada.page.fill("#create-name", "Ada")
+    await ada.page.select_option("#create-settings [name=variant]", VARIANT)
+    await ada.page.fill("#create-settings [name=deal_number]", str(DEAL))
+    await ada.page.click("#create-form button[type=submit]")
+    await ada.wait_for(STEP, "room")
+    link = await ada.run("() => document.getElementById('play-link').href")
+    code = link.rsplit("/", 1)[1]
+    assert link == play_url(server.port, code)
+    assert await ada.run("() => location.pathname") == f"/play/{code}"
+
+    bob = await open_tab(chromium, link, PHONE)
+    bob_frames = record_frames(bob)
+    await join(bob, "Bob")
+    cleo = Terminal(f"ws://127.0.0.1:{server.port}")
+    cleo.start(lambda id_: JoinRoom(id=id_, code=code, name="Cleo"))
+    await cleo.wait_for("Play it in a browser")
+    seats = "() => document.querySelectorAll('#seats li').length"
+    for tab in (ada, bob):
+        await tab.wait_for(f"() => ({seats})() === 3")
+    await ada.page.screenshot(path=str(folder / "race-lobby-desktop.png"), full_page=True)
+
+    await ready(ada)
+    await ready(bob)
+    await cleo.type("ready", expect="race 1 starts in")
+    commit = hashlib.sha256(SEED).hexdigest()
+    for tab in (ada, bob):
+        await tab.wait_for(PHASE, "countdown")
+        assert commit in await tab.run(
+            "() => document.querySelector('#banner .commit').textContent"
+        )
+    clock.advance(3000)
+    for tab in (ada, bob):
+        await tab.wait_for(PHASE, "racing")
+    await cleo.wait_for("Race 1: GO!")
+    game = engine.new_game(VARIANT, SEED)
+    assert await ada.run(SHOWN) == cards_shown(engine.view(game))
+
+    for move in line[:3]:
+        await key_move(bob, move)
+    await bob.wait_for("() => document.getElementById('table').dataset.version === '3'")
+    await bob.page.screenshot(path=str(folder / "race-phone-bob.png"), full_page=True)
+    for move in line[:2]:
+        await cleo.type(move)
+    await ada.wait_for(f'() => JSON.stringify(({RACER})([2])) === \'["playing","2 moves"]\'')
+    for i, move in enumerate(line):
+        await click_move(ada, move)
+        game = engine.apply(game, engine.Move.parse(move))
+        if i == 10:
+            assert await ada.run(SHOWN) == cards_shown(engine.view(game))
+            await ada.page.screenshot(path=str(folder / "race-desktop-ada.png"), full_page=True)
+    await bob.page.keyboard.press("x")
+    await bob.page.keyboard.press("x")
+    await cleo.type("resign", expect="You resigned after")
+    for tab in (ada, bob):
+        await tab.wait_for(PHASE, "finished")
+        await tab.wait_for("() => document.getElementById('seed-check').dataset.ok === 'true'")
+    ranking = await bob.run(
+        "() => Array.from(document.querySelectorAll('#ranking tr'),"
+        " (tr) => [tr.cells[1].textContent, tr.cells[2].textContent])"
+    )
+    assert ranking[0] == ["Ada", "won"]
+    assert {name for name, _ in ranking[1:]} == {"Bob", "Cleo"}
+    logged = await bob.run(
+        "() => document.querySelector('#logs [data-seat=\"0\"] .log-moves').textContent"
+    )
+    assert len(logged.split(" \u00b7 ")) == len(line)
+    await bob.page.screenshot(path=str(folder / "race-results-phone.png"), full_page=True)
+
+    await ada.page.click("#rematch")
+    for tab in (ada, bob):
+        await tab.wait_for(PHASE, "lobby")
+    await cleo.close()
+    assert ada.errors == bob.errors == []
+    assert_own_boards_only(ada_frames, 0)
+    assert_own_boards_only(bob_frames, 1)
+
+
+def assert_own_boards_only(frames: list[dict[str, Any]], seat: int) -> None:
+    """Every board the page received is its own seat's, exactly as the engine has it after
+    the moves the race's log gives that seat (face-down cards as counts only), and no
+    other racer's board ever came: a player's page cannot learn a card it should not."""
+    events = [frame["event"] for frame in frames if frame["type"] == "event"]
+    assert all(event["type"] != "board" for event in events)
+    over = next(event for event in events if event["type"] == "race_over")
+    log = next(line["log"] for line in over["ranking"] if line["seat"] == seat)
+    moves = [entry["move"] for entry in log]
+    boards = [(frame["version"], frame["board"]) for frame in frames if frame["type"] == "move_ok"]
+    boards += [(0, event["board"]) for event in events if event["type"] == "race_started"]
+    assert len(boards) == len(moves) + 1
+    for version, board in boards:
+        true = engine.replay(VARIANT, SEED, moves[:version])
+        assert board == json.loads(BoardView.from_engine(engine.view(true)).model_dump_json())
