@@ -378,7 +378,9 @@ const HANDLERS = {
     play.resumedAt(message);
   },
   resumed(play, message) {
-    play.resumedAt(message);
+    // A page just loaded has no room to apply the missed events to: it asks for the whole room.
+    if (play.watch.room === null) play.request("sync", { type: "sync" });
+    else play.resumedAt(message);
   },
   move_ok(play, message) {
     play.moveAnswered(message);

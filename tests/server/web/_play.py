@@ -8,7 +8,10 @@ from typing import Any
 
 import msgpack
 
+from protocol import CreateRoom, Ready, Settings
+from server.clock import ManualClock
 from tests.server._browser import Tab
+from tests.server._client import Client
 
 PILE_KEYS = "1234567890bcegijklmnopstuv"
 STOCK_MOVES = {"draw", "recycle", "deal", "redeal"}
@@ -102,3 +105,24 @@ async def key_move(tab: Tab, move: str) -> None:
             await tab.page.keyboard.press(key)
         await tab.page.keyboard.press("f" if onto is None else PILE_KEYS[int(onto) - 1])
     await answered(tab, before, move)
+
+
+async def seated_race(
+    host: Client, port: int, tab: Tab, clock: ManualClock, *, variant: str, deal: int
+) -> str:
+    """The page joins `host`'s new room of `variant` on public deal `deal`; both say
+    ready and the server's clock runs the countdown out: the race is on in the page."""
+    created = await host.call(
+        CreateRoom, variant=variant, name="Host", settings=Settings(deal_number=deal, countdown_s=3)
+    )
+    assert created.type == "joined", created
+    await tab.page.goto(play_url(port, created.code))
+    await join(tab, "Ada")
+    await ready(tab)
+    assert (await host.call(Ready, ready=True)).type == "ok"
+    await tab.wait_for(PHASE, "countdown")
+    clock.advance(3000)
+    await tab.wait_for(PHASE, "racing")
+    await tab.wait_for("() => document.getElementById('table').dataset.version === '0'")
+    code: str = created.code
+    return code

@@ -29,13 +29,16 @@ from tests.server._client import Client
 from tests.server._players import serve
 from tests.server.web._play import (
     PHASE,
+    SAID,
     STEP,
+    VERSION,
     click_move,
     join,
     key_move,
     play_url,
     ready,
     record_frames,
+    seated_race,
 )
 
 VARIANT = "little-milligan"
@@ -207,3 +210,59 @@ def assert_own_boards_only(frames: list[dict[str, Any]], seat: int) -> None:
     for version, board in boards:
         true = engine.replay(VARIANT, SEED, moves[:version])
         assert board == json.loads(BoardView.from_engine(engine.view(true)).model_dump_json())
+
+
+async def test_a_reload_mid_race_takes_the_seat_back_with_nothing_lost(
+    server: RaceServer, clock: ManualClock, chromium: Any
+) -> None:
+    line = winning_line()
+    host = await Client.open(f"ws://127.0.0.1:{server.port}", clock)
+    tab = await open_tab(chromium, "about:blank")
+    await seated_race(host, server.port, tab, clock, variant=VARIANT, deal=DEAL)
+    for move in line[:4]:
+        await click_move(tab, move)
+    before = await tab.run(SHOWN)
+    await tab.page.reload()
+    await tab.wait_for(PHASE, "racing")
+    await tab.wait_for("() => document.getElementById('table').dataset.version === '4'")
+    assert await tab.run(SHOWN) == before
+    assert await tab.run("() => document.body.dataset.step") == "room"
+    await key_move(tab, line[4])
+    game = engine.replay(VARIANT, SEED, line[:5])
+    assert await tab.run(SHOWN) == cards_shown(engine.view(game))
+    assert await tab.run(f"() => ({RACER})([1])") == ["playing", "5 moves"]
+    assert tab.errors == []
+    await host.close()
+
+
+async def test_a_refused_move_says_why_and_changes_nothing(
+    server: RaceServer, clock: ManualClock, chromium: Any
+) -> None:
+    host = await Client.open(f"ws://127.0.0.1:{server.port}", clock)
+    tab = await open_tab(chromium, "about:blank", PHONE)
+    frames = record_frames(tab)
+    await seated_race(host, server.port, tab, clock, variant=VARIANT, deal=DEAL)
+    game = engine.new_game(VARIANT, SEED)
+    legal = {move.format() for move in engine.legal_moves(game)}
+    board = BoardView.from_engine(engine.view(game))
+    wrong = next(
+        (i, j)
+        for i in range(len(board.tableau))
+        for j in range(len(board.tableau))
+        if i != j and not any(m.startswith(f"t{i + 1}") and m.endswith(f" t{j + 1}") for m in legal)
+    )
+    before = await tab.run(SHOWN)
+    await tab.page.locator(f'#table [data-target="t{wrong[0]}"]').click()
+    await tab.wait_for("() => document.querySelectorAll('#table .card.held').length === 1")
+    await tab.page.locator(f'#table [data-target="t{wrong[1]}"]').click()
+    said = await tab.wait_for(f"() => ({SAID})().startsWith('Refused') && ({SAID})()")
+    refusal = next(f for f in frames if f["type"] == "error")
+    assert refusal["code"] == "move/illegal"
+    assert said == f"Refused: {refusal['message']}"
+    assert await tab.run("() => document.getElementById('table').classList.contains('refused')")
+    assert await tab.run(SHOWN) == before
+    assert await tab.run(VERSION) == "0"
+    assert await tab.run("() => document.querySelectorAll('#table .card.held').length") == 0
+    assert not any(f["type"] == "move_ok" for f in frames)
+    assert tab.errors == []
+    await host.close()
