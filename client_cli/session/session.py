@@ -261,7 +261,7 @@ class Session:
             link = watch_link(self.server, message.code)
             play = play_link(self.server, message.code)
             lines.insert(min(2, len(lines)), f"Watch it in a browser: {link}")
-            lines.insert(min(2, len(lines)), f"Play it in a browser: {play}")
+            lines.insert(min(3, len(lines)), f"Play it in a browser: {play}")
         if isinstance(message, Error):
             lines.append(describe_error(request, message) if request else server_error(message))
         if isinstance(message, GoingAway):

@@ -67,12 +67,14 @@ async def host_room(server: RaceServer, clock: ManualClock) -> tuple[Client, str
     return host, created.code
 
 
-async def test_a_friend_takes_a_seat_from_the_link(
+async def test_a_friend_takes_a_seat_from_the_watch_pages_link(
     server: RaceServer, clock: ManualClock, chromium: Any, tmp_path: Path
 ) -> None:
     host, code = await host_room(server, clock)
-    tab = await open_tab(chromium, play_url(server.port, code), PHONE)
+    tab = await open_tab(chromium, f"http://127.0.0.1:{server.port}/watch/{code}", PHONE)
     frames = record_frames(tab)
+    await tab.page.click("#play-here")
+    assert await tab.run("() => location.href") == play_url(server.port, code)
     await join(tab, "Cleo")
     await tab.wait_for(PHASE, "lobby")
     seats = await tab.run(
