@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 
 import engine
 from engine.solver import Budget, solve
-from protocol import BoardView, CreateRoom, JoinRoom, Settings
+from protocol import BoardView, CreateAccount, CreateRoom, JoinRoom, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
@@ -266,5 +267,82 @@ async def test_a_refused_move_says_why_and_changes_nothing(
     assert await tab.run(VERSION) == "0"
     assert await tab.run("() => document.querySelectorAll('#table .card.held').length") == 0
     assert not any(f["type"] == "move_ok" for f in frames)
+    assert tab.errors == []
+    await host.close()
+
+
+async def test_the_host_changes_the_settings_and_an_account_key_signs_a_friend_in(
+    server: RaceServer, clock: ManualClock, chromium: Any
+) -> None:
+    ada = await open_tab(chromium, play_url(server.port))
+    await ada.wait_for(STEP, "create")
+    await ada.page.fill("#create-name", "Ada")
+    await ada.page.click("#create-form button[type=submit]")
+    await ada.wait_for(STEP, "room")
+    code = (await ada.run("() => location.pathname")).rsplit("/", 1)[1]
+    await ada.page.select_option("#host-settings [name=variant]", "little-billie")
+    await ada.page.fill("#host-settings [name=minutes]", "5")
+    await ada.page.fill("#host-settings [name=deal_number]", "")
+    await ada.page.check("#host-settings [name=rated]")
+    await ada.page.click("#settings-form button[type=submit]")
+    terms = "() => document.getElementById('terms').textContent"
+    said = await ada.wait_for(f"() => ({terms})().startsWith('Little Billie') && ({terms})()")
+    assert said.startswith("Little Billie \u00b7 secret deal \u00b7 5:00 time limit \u00b7 rated")
+
+    maker = await Client.open(f"ws://127.0.0.1:{server.port}", clock)
+    made = await maker.call(CreateAccount, name="Bea")
+    assert made.type == "account_created", made
+    await maker.close()
+    bea = await open_tab(chromium, play_url(server.port, code), PHONE)
+    await bea.wait_for(STEP, "join")
+    await bea.page.fill("#join-key", made.key)
+    await bea.page.check("#join-remember")
+    await bea.page.click("#join-form button[type=submit]")
+    await bea.wait_for(STEP, "room")
+    seats = "() => Array.from(document.querySelectorAll('#seats .seat-name'), (n) => n.textContent)"
+    assert await bea.run(seats) == ["Ada", "Bea"]
+    marks = "() => Array.from(document.querySelectorAll('#seats .seat-mark'), (n) => n.textContent)"
+    assert "guest" in await bea.run(marks)
+    assert await bea.run("() => localStorage.getItem('solrace.key')") == made.key
+    assert await bea.run("() => document.getElementById('settings-form').hidden")
+    # A rated race cannot be on a public deal: the server refuses, and the page says why.
+    await ada.page.fill("#host-settings [name=deal_number]", "4")
+    await ada.page.click("#settings-form button[type=submit]")
+    await ada.wait_for(f"() => ({SAID})().startsWith('Refused')")
+    assert (await ada.run(terms)).startswith("Little Billie \u00b7 secret deal")
+    assert ada.errors == bea.errors == []
+
+
+async def test_reduced_motion_keeps_the_board_still_and_cards_say_what_they_are(
+    server: RaceServer, clock: ManualClock, chromium: Any
+) -> None:
+    host = await Client.open(f"ws://127.0.0.1:{server.port}", clock)
+    tab = await open_tab(chromium, "about:blank")
+    await tab.page.emulate_media(reduced_motion="reduce")
+    await seated_race(host, server.port, tab, clock, variant=VARIANT, deal=DEAL)
+    labels = await tab.run(
+        "() => Array.from(document.querySelectorAll('#table .card.face'),"
+        " (c) => c.getAttribute('aria-label'))"
+    )
+    assert labels[0] == "eight of diamonds"  # pile 1 of deal 3 is the 8 of diamonds alone
+    rank = "ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king"
+    assert all(re.fullmatch(f"({rank}) of (clubs|diamonds|hearts|spades)", x) for x in labels)
+    pile = await tab.run(
+        "() => document.querySelector('#table [data-target=\"t0\"]').getAttribute('aria-label')"
+    )
+    assert pile == "pile 1: 1 card, top eight of diamonds, key 1"
+    # Every action by keyboard: a pile is a button that Enter picks up, Escape lets go.
+    held = "() => document.querySelectorAll('#table .card.held').length"
+    await tab.page.locator('#table [data-target="t0"]').focus()
+    await tab.page.keyboard.press("Enter")
+    await tab.wait_for(f"() => ({held})() === 1")
+    await tab.page.keyboard.press("Escape")
+    await tab.wait_for(f"() => ({held})() === 0")
+    await tab.page.locator("#stock-action").focus()
+    await tab.page.keyboard.press("Tab")
+    assert await tab.run("() => document.activeElement.id") == "all-home"
+    await tab.run("() => document.getElementById('table').classList.add('refused')")
+    style = "() => getComputedStyle(document.getElementById('table')).animationName"
+    assert await tab.run(style) == "none"
     assert tab.errors == []
     await host.close()
