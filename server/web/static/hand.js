@@ -53,10 +53,26 @@ export function stockAction(board) {
   return "recycle";
 }
 
+// Foundations with a fixed suit and direction each (docs/rules.md), as board.js draws them:
+// Little Billie's 1-4 go up from the Ace in clubs, diamonds, hearts, spades, 5-8 down from the King.
+const FIXED = { "little-billie": [..."cdhscdhs"].map((suit, i) => ({ suit, down: i >= 4 })) };
+
+function fitsFixed(card, board, fixed) {
+  const rank = rankOf(card);
+  return board.foundations.some((top, i) => {
+    const { suit, down } = fixed[i];
+    if (card[1] !== suit) return false;
+    if (top === null) return rank === (down ? 13 : board.base_rank);
+    return top !== "??" && rank === rankOf(top) + (down ? -1 : 1);
+  });
+}
+
 /** Whether `card` could go on some foundation: a first card (base rank) with a
  * foundation free, or the next of a top of its suit either way. A hint to choose what to
  * try, never a rule: the server says yes or no. */
 export function mayGoHome(card, board) {
+  const fixed = FIXED[board.variant];
+  if (fixed !== undefined) return fitsFixed(card, board, fixed);
   const rank = rankOf(card);
   if (rank === board.base_rank && board.foundations.some((top) => top === null)) return true;
   return board.foundations.some((top) => {
