@@ -20,9 +20,10 @@ import pytest
 
 import engine
 from engine.solver import Budget, solve
-from protocol import BoardView, CreateAccount, CreateRoom, JoinRoom, Settings
+from protocol import BoardView, CreateAccount, CreateRoom, JoinRoom, MakeMove, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
+from server.conn.session import Session
 from server.store import Store
 from tests.client_cli._driver import Terminal
 from tests.server._browser import PHONE, artifact_dir, browser, open_tab
@@ -88,6 +89,11 @@ async def test_a_friend_takes_a_seat_from_the_watch_pages_link(
     assert tab.errors == []
     assert frames
     await host.close()
+
+
+def from_chromium(session: Session) -> bool:
+    request = session.conn.request
+    return request is not None and "Chrome" in request.headers.get("User-Agent", "")
 
 
 def winning_line() -> list[str]:
@@ -234,6 +240,19 @@ async def test_a_reload_mid_race_takes_the_seat_back_with_nothing_lost(
     game = engine.replay(VARIANT, SEED, line[:5])
     assert await tab.run(SHOWN) == cards_shown(engine.view(game))
     assert await tab.run(f"() => ({RACER})([1])") == ["playing", "5 moves"]
+
+    # A dropped connection: the page reconnects by itself, resumes the seat and gets
+    # what it missed meanwhile (the host's first move).
+    (page_session,) = [session for session in server.sessions if from_chromium(session)]
+    await page_session.conn.close(1011, "dropped by the test")
+    await tab.wait_for("() => document.body.dataset.link !== 'live'")
+    reply = await host.call(MakeMove, move="deal", move_id="h1", expected_version=0)
+    assert reply.type == "move_ok", reply
+    await tab.wait_for(f'() => JSON.stringify(({RACER})([0])) === \'["playing","1 move"]\'')
+    await tab.wait_for("() => document.body.dataset.link === 'live'")
+    await click_move(tab, line[5])
+    game = engine.replay(VARIANT, SEED, line[:6])
+    assert await tab.run(SHOWN) == cards_shown(engine.view(game))
     assert tab.errors == []
     await host.close()
 
