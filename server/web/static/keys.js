@@ -2,6 +2,7 @@
 // texts.py HELP) on a keyboard, and a button for every one of them.
 
 import { PILE_KEYS } from "./hand.js";
+import { allHome, home, letGo, stock, tap } from "./moves.js";
 
 const byId = (id) => document.getElementById(id);
 const CONFIRM_MS = 3000;
@@ -43,9 +44,9 @@ export function bindButtons(play) {
   on("leave", () => play.request("leave", { type: "leave" }));
   on("leave-after", () => play.request("leave", { type: "leave" }));
   on("rematch", () => play.request("rematch", { type: "rematch" }));
-  on("stock-action", () => play.stock());
-  on("all-home", () => play.allHome());
-  on("let-go", () => play.letGo());
+  on("stock-action", () => stock(play));
+  on("all-home", () => allHome(play));
+  on("let-go", () => letGo(play));
   on("resign", () => resign(play));
   on("show-help", () => byId("help").showModal());
   on("copy-play", () => copy(byId("play-link"), play));
@@ -64,13 +65,13 @@ export function bindKeys(play) {
     if (!isMoveKey(key) || document.body.dataset.phase !== "racing") return;
     const pile = PILE_KEYS.indexOf(key.key);
     const board = play.mine?.board;
-    if (pile >= 0 && board !== undefined && pile < board.tableau.length) play.tap(`t${pile}`);
-    else if (key.key === "w" || key.key === "r") play.tap(key.key);
-    else if (key.key === "f") play.pick === null ? play.say("Pick a card up first (a pile's key, w or r).") : play.home();
-    else if (key.key === "h") play.home();
-    else if (key.key === "a") play.allHome();
-    else if (key.key === "d" || key.key === " ") play.stock();
-    else if (key.key === "Escape") play.letGo();
+    if (pile >= 0 && board !== undefined && pile < board.tableau.length) tap(play, `t${pile}`);
+    else if (key.key === "w" || key.key === "r") tap(play, key.key);
+    else if (key.key === "f") play.pick === null ? play.say("Pick a card up first (a pile's key, w or r).") : home(play);
+    else if (key.key === "h") home(play);
+    else if (key.key === "a") allHome(play);
+    else if (key.key === "d" || key.key === " ") stock(play);
+    else if (key.key === "Escape") letGo(play);
     else if (key.key === "x") resign(play);
     else if (key.key === "?") byId("help").showModal();
     else return;

@@ -12,7 +12,7 @@ import { Watch } from "./room.js";
 import { forgetSeat, keepKey, saveSeat, savedKey, savedSeat } from "./seats.js";
 import { renderStage } from "./stage.js";
 import { Table } from "./table.js";
-import { dropText, homeCandidates, mayGoHome, pickPile, pickText, pickTop, stockAction } from "./hand.js";
+import { double, dragged, moveAnswered, moveRefused, refused, tap } from "./moves.js";
 
 const CODE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}$/;
 const DEFAULTS = {
@@ -42,9 +42,9 @@ export class Play {
     this.moveNo = 0;
     this.drawPending = false;
     this.table = new Table(byId("table"), {
-      tap: (target) => this.tap(target),
-      double: (target) => this.double(target),
-      drag: (from, count, onto) => this.dragged(from, count, onto),
+      tap: (target) => tap(this, target),
+      double: (target) => double(this, target),
+      drag: (from, count, onto) => dragged(this, from, count, onto),
     });
     this.link = new Link(socketUrl(window.location), {
       onReady: () => this.enter(),
@@ -217,135 +217,10 @@ export class Play {
     this.formSays(why[message.code] ?? `The server refused: ${message.message}`);
   }
 
+  /** A line to the player, under the lobby or under the board, wherever they are. */
   say(text) {
-    byId("said").textContent = text;
-  }
-
-  // --- moves ---------------------------------------------------------------------
-
-  racing() {
-    return this.watch.room?.phase === "racing" && this.mine !== null && this.mine.board.outcome === "playing";
-  }
-
-  /** Send one move; one at a time, each at the version the last move_ok gave. */
-  send(move) {
-    if (!this.racing()) return;
-    if (this.pending !== null) {
-      this.say("Waiting for the server's answer to the last move\u2026");
-      return;
-    }
-    this.moveNo += 1;
-    const moveId = `${this.seat}.${this.mine.version}.${Date.now().toString(36)}.${this.moveNo}`;
-    const version = this.mine.version;
-    this.pending = { move, moveId, version, id: null };
-    this.pick = null;
-    this.resend();
-    this.say("");
-  }
-
-  tap(target) {
-    if (!this.racing()) return;
-    const board = this.mine.board;
-    if (target === "s") this.stock();
-    else if (target === "f") this.home();
-    else if (target === "w" || target === "r") {
-      this.pick = this.pick?.source === target ? null : pickTop(board, target);
-      if (this.pick === null) this.say(`Nothing to pick up there.`);
-    } else {
-      const index = Number(target.slice(1));
-      if (this.pick !== null && !(this.pick.source === "t" && this.pick.index === index)) {
-        this.send(dropText(this.pick, index));
-      } else {
-        this.pick = pickPile(this.pick, index, board);
-      }
-    }
-    this.draw();
-  }
-
-  /** A double tap or click sends that card home, when it may go; otherwise its two taps
-   * stand (the second took one more card of the run). */
-  double(target) {
-    if (!this.racing() || !/^[twr]/.test(target)) return;
-    const board = this.mine.board;
-    const top = target === "w" ? board.waste.at(-1) : target === "r" ? board.reserve : board.tableau[Number(target.slice(1))].at(-1);
-    if (top === undefined || top === null || !mayGoHome(top, board)) return;
-    this.pick = null;
-    const source = target === "w" || target === "r" ? target : `t${Number(target.slice(1)) + 1}`;
-    this.send(`${source} f`);
-  }
-
-  dragged(from, count, onto) {
-    if (!this.racing() || !/^[tf]/.test(onto)) return;
-    const source = from.startsWith("t") ? `t${Number(from.slice(1)) + 1}:${count}` : from;
-    this.send(onto === "f" ? `${source} f` : `${source} t${Number(onto.slice(1)) + 1}`);
-  }
-
-  /** The picked card home; with nothing picked, every card that can go (key h). */
-  home() {
-    if (this.pick !== null) this.send(`${pickText(this.pick)} f`);
-    else this.allHome();
-  }
-
-  stock() {
-    if (!this.racing()) return;
-    const action = stockAction(this.mine.board);
-    if (action === null) this.refused("The stock has nothing more to give.");
-    else this.send(action);
-  }
-
-  letGo() {
-    this.pick = null;
-    this.draw();
-  }
-
-  /** Every card that may go home, one move at a time, until none is left to try. */
-  allHome() {
-    if (!this.racing()) return;
-    this.homeRun = { tried: new Set(), sent: 0 };
-    this.homeStep();
-  }
-
-  homeStep() {
-    const run = this.homeRun;
-    if (run === null || !this.racing() || this.pending !== null) return;
-    const version = this.mine.version;
-    const next = homeCandidates(this.mine.board).find((move) => !run.tried.has(`${version}/${move}`));
-    if (next === undefined) {
-      this.homeRun = null;
-      this.say(run.sent === 0 ? "No card can go home now." : `${run.sent} sent home.`);
-      return;
-    }
-    run.tried.add(`${version}/${next}`);
-    this.send(next);
-  }
-
-  moveAnswered(message) {
-    this.pending = null;
-    this.mine = { board: message.board, version: message.version };
-    if (this.homeRun !== null) {
-      this.homeRun.sent += 1;
-      this.homeStep();
-    }
-  }
-
-  moveRefused(message) {
-    this.pending = null;
-    if (message.code === "move/stale-version") {
-      this.homeRun = null;
-      this.request("sync", { type: "sync" });
-      return;
-    }
-    if (this.homeRun !== null && message.code === "move/illegal") {
-      this.homeStep();
-      return;
-    }
-    this.homeRun = null;
-    this.refused(message.message);
-  }
-
-  refused(text) {
-    this.say(`Refused: ${text}`);
-    this.table.shake();
+    const phase = this.watch.room?.phase;
+    byId(phase === "lobby" || phase === "countdown" ? "lobby-said" : "said").textContent = text;
   }
 
   draw() {
@@ -383,7 +258,7 @@ const HANDLERS = {
     else play.resumedAt(message);
   },
   move_ok(play, message) {
-    play.moveAnswered(message);
+    moveAnswered(play, message);
   },
   event(play, message) {
     if (play.watch.room === null) return;
@@ -401,6 +276,7 @@ const HANDLERS = {
     }
   },
   ok(play, message, kind) {
+    if (kind === "resign") play.say("You resigned.");
     if (kind === "leave") {
       forgetSeat(play.code);
       window.location.assign(`../watch/${play.code}`);
@@ -413,8 +289,8 @@ const HANDLERS = {
   },
   error(play, message, kind) {
     if (kind === "entry" || kind === "resume" || kind === "sign_in") play.entryRefused(message);
-    else if (kind === "move") play.moveRefused(message);
-    else play.refused(message.message);
+    else if (kind === "move") moveRefused(play, message);
+    else refused(play, message.message);
   },
   going_away(play, message) {
     play.link.comeBackIn(message.reconnect_in_ms);

@@ -2,6 +2,7 @@
 // player's board and buttons, the links to share, and every racer's moves once it is over.
 
 import { stockAction } from "./hand.js";
+import { racing as isRacing } from "./moves.js";
 import { GAMES } from "./words.js";
 
 const byId = (id) => document.getElementById(id);
@@ -45,7 +46,7 @@ function drawTable(play) {
 
 function drawControls(play) {
   const board = play.mine?.board ?? null;
-  const racing = play.racing();
+  const racing = isRacing(play);
   const action = board === null ? null : stockAction(board);
   const stock = byId("stock-action");
   stock.textContent = STOCK_WORDS[action] ?? "Draw";

@@ -20,6 +20,7 @@ VERSION = "() => document.getElementById('table').dataset.version"
 STEP = "([step]) => document.body.dataset.step === step"
 PHASE = "([phase]) => document.body.dataset.phase === phase"
 SAID = "() => document.getElementById('said').textContent"
+LOBBY_SAID = "() => document.getElementById('lobby-said').textContent"
 
 
 def play_url(port: int, code: str = "") -> str:

@@ -30,6 +30,7 @@ from tests.server._browser import PHONE, artifact_dir, browser, open_tab
 from tests.server._client import Client
 from tests.server._players import serve
 from tests.server.web._play import (
+    LOBBY_SAID,
     PHASE,
     SAID,
     STEP,
@@ -327,7 +328,7 @@ async def test_the_host_changes_the_settings_and_an_account_key_signs_a_friend_i
     # A rated race cannot be on a public deal: the server refuses, and the page says why.
     await ada.page.fill("#host-settings [name=deal_number]", "4")
     await ada.page.click("#settings-form button[type=submit]")
-    await ada.wait_for(f"() => ({SAID})().startsWith('Refused')")
+    await ada.wait_for(f"() => ({LOBBY_SAID})().startsWith('Refused: ')")
     assert (await ada.run(terms)).startswith("Little Billie \u00b7 secret deal")
     assert ada.errors == bea.errors == []
 
