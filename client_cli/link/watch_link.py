@@ -1,4 +1,4 @@
-"""The address of a room's spectator page, on the server a client talks to."""
+"""The addresses of a room's pages (play, watch), on the server a client talks to."""
 
 from __future__ import annotations
 
@@ -12,7 +12,17 @@ def watch_link(server: str, code: str) -> str:
 
     The page is served on the WebSocket port; ``wss`` (TLS) becomes ``https``.
     """
+    return _page_link(server, "watch", code)
+
+
+def play_link(server: str, code: str) -> str:
+    """``ws://host:port/path`` and a room code → ``http://host:port/path/play/CODE``:
+    the page where a friend takes a seat and races in the browser."""
+    return _page_link(server, "play", code)
+
+
+def _page_link(server: str, page: str, code: str) -> str:
     parts = urlsplit(server)
     scheme = _WEB_SCHEMES.get(parts.scheme.lower(), parts.scheme)
-    path = parts.path.rstrip("/") + "/watch/" + code
+    path = f"{parts.path.rstrip('/')}/{page}/{code}"
     return urlunsplit((scheme, parts.netloc, path, "", ""))

@@ -31,7 +31,7 @@ from client_cli.link.outage import Outage
 from client_cli.link.pending import Pending
 from client_cli.link.requests import FINAL_CLOSES, NOTED_CLOSES, server_error, what, word_request
 from client_cli.link.sign_in import open_as
-from client_cli.link.watch_link import watch_link
+from client_cli.link.watch_link import play_link, watch_link
 from client_cli.room.tracker import Tracker
 from client_cli.session.commands import WORDS, CommandError, local_text, parse_command
 from client_cli.session.countdown import count_down
@@ -259,7 +259,9 @@ class Session:
         lines = self.tracker.on_message(message)
         if isinstance(message, Joined):
             link = watch_link(self.server, message.code)
+            play = play_link(self.server, message.code)
             lines.insert(min(2, len(lines)), f"Watch it in a browser: {link}")
+            lines.insert(min(3, len(lines)), f"Play it in a browser: {play}")
         if isinstance(message, Error):
             lines.append(describe_error(request, message) if request else server_error(message))
         if isinstance(message, GoingAway):

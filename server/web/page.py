@@ -2,7 +2,9 @@
 
 ``/watch/CODE`` is one page (``server/web/static/watch.html``) whose script joins
 room CODE as a spectator over the same port's WebSocket; ``/watch/`` is the
-same page with a box to type a code, and ``/`` leads there. ``/players/NAME``
+same page with a box to type a code. ``/play/CODE`` (``play.html``) takes a seat
+in room CODE and races in the page; ``/play/`` is the same page with a form to
+create a room, and ``/`` leads there. ``/players/NAME``
 (``players.html``) and ``/leaderboard/GAME`` (``leaderboard.html``) are pages whose
 scripts read the JSON of ``server.web.api``; an unknown game's board page is
 served with a 404 and says so. Every page's CSS and scripts are
@@ -33,9 +35,10 @@ from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
 __all__ = ["Asset", "asset", "etags", "headers_for", "respond"]
 
 PAGE = "watch.html"
+PLAY_PAGE = "play.html"
 PROFILE_PAGE = "players.html"
 BOARD_PAGE = "leaderboard.html"
-_PAGES = {PAGE, PROFILE_PAGE, BOARD_PAGE}
+_PAGES = {PAGE, PLAY_PAGE, PROFILE_PAGE, BOARD_PAGE}
 _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -87,15 +90,19 @@ def asset(name: str) -> Asset | None:
 def respond(path: str, if_none_match: str | None = None) -> Response:
     """The answer to ``GET path`` for any path the WebSocket endpoint does not take."""
     route = urlsplit(path).path
-    if route in ("/", "/watch"):
+    if route in ("/", "/play"):
+        return _redirect("play/")
+    if route == "/watch":
         return _redirect("watch/")
+    if route.startswith("/play/"):
+        return _room_page(PLAY_PAGE, route.removeprefix("/play/"), if_none_match)
     if route.startswith("/players/"):
         return _player(route.removeprefix("/players/"), if_none_match)
     if route == "/leaderboard" or route.startswith("/leaderboard/"):
         return _board(route, if_none_match)
     if not route.startswith("/watch/"):
         return _not_found(
-            "no such page; the pages are /watch/, /players/NAME and /leaderboard/GAME"
+            "no such page; the pages are /play/, /watch/, /players/NAME and /leaderboard/GAME"
         )
     rest = route.removeprefix("/watch/")
     if rest.startswith("static/"):
@@ -103,8 +110,13 @@ def respond(path: str, if_none_match: str | None = None) -> Response:
         if found is None or rest.rsplit("/", 1)[-1] in _PAGES:
             return _not_found("no such file")
         return _file(found, if_none_match)
+    return _room_page(PAGE, rest, if_none_match)
+
+
+def _room_page(name: str, rest: str, if_none_match: str | None) -> Response:
+    """Page `name` for room code `rest`, or with its form when `rest` is empty."""
     if rest == "" or _CODE.fullmatch(rest):
-        return _page(PAGE, if_none_match)
+        return _page(name, if_none_match)
     if _CODE.fullmatch(rest.upper()):
         return _redirect(rest.upper())
     if rest.endswith("/") and _CODE.fullmatch(rest[:-1].upper()):

@@ -16,10 +16,10 @@ export const FINAL_CLOSES = {
   4002: "This watch was resumed from another page.",
 };
 
-/** The WebSocket address of the server that served `location` (a page under /watch/). */
+/** The WebSocket address of the server that served `location` (a page under /watch/ or /play/). */
 export function socketUrl(location) {
   const url = new URL(location.href);
-  const cut = url.pathname.lastIndexOf("/watch/");
+  const cut = Math.max(url.pathname.lastIndexOf("/watch/"), url.pathname.lastIndexOf("/play/"));
   url.pathname = cut < 0 ? "/" : url.pathname.slice(0, cut + 1);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   url.search = "";
@@ -28,8 +28,9 @@ export function socketUrl(location) {
 }
 
 export class Link {
-  constructor(url, { onReady, onMessage, onStatus }) {
+  constructor(url, { onReady, onMessage, onStatus, client = "solrace watch page" }) {
     this.url = url;
+    this.client = client;
     this.onReady = onReady;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -86,7 +87,7 @@ export class Link {
   }
 
   hello(socket) {
-    this.pings.set(this.send({ type: "hello", version: PROTOCOL_VERSION, client: "solrace watch page" }), performance.now());
+    this.pings.set(this.send({ type: "hello", version: PROTOCOL_VERSION, client: this.client }), performance.now());
     this.onStatus("connecting", "joining\u2026");
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => {

@@ -231,6 +231,9 @@ function main() {
     return;
   }
   document.title = `solrace: watching ${code}`;
+  const play = document.getElementById("play-here");
+  play.href = `../play/${code}`;
+  play.hidden = false;
   new Page(code).start();
 }
 

@@ -93,10 +93,13 @@ async def test_a_known_version_is_not_sent_again(race_server: RaceServer) -> Non
 @pytest.mark.parametrize(
     ("path", "location"),
     [
-        ("/", "watch/"),
+        ("/", "play/"),
+        ("/play", "play/"),
         ("/watch", "watch/"),
         ("/watch/abc234", "ABC234"),
-        ("/?x=1", "watch/"),
+        ("/play/abc234", "ABC234"),
+        ("/play/ABC234/", "../ABC234"),
+        ("/?x=1", "play/"),
         ("/watch/ABC234/", "../ABC234"),
         ("/watch/abc234/", "../ABC234"),
     ],
@@ -158,3 +161,36 @@ async def test_the_libraries_are_served_with_their_licences(race_server: RaceSer
         assert b"Permission" in body, folder
     assert asset("vendor/msgpack/Decoder.mjs") is not None
     assert asset("vendor/msgpack/utils/utf8.mjs") is not None
+
+
+async def test_the_play_page_is_served_for_a_room_code_and_for_the_create_form(
+    race_server: RaceServer,
+) -> None:
+    status, headers, body = await _get(race_server, "/play/ABC234")
+    assert status == 200
+    assert headers["content-type"] == PAGE_TYPE
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert b'<script type="module" src="../watch/static/play.js">' in body
+    assert b"<script>" not in body and b" on" + b"click=" not in body
+    form_status, form_headers, form_body = await _get(race_server, "/play/")
+    assert (form_status, form_headers["etag"], form_body) == (200, headers["etag"], body)
+    status, _, _ = await _get(race_server, "/watch/static/play.html")
+    assert status == 404
+
+
+async def test_the_play_page_asks_for_every_module_at_once(race_server: RaceServer) -> None:
+    _, _, page = await _get(race_server, "/play/ABC234")
+    preloaded = set(
+        re.findall(r'<link rel="modulepreload" href="../watch/static/([^"]+)">', page.decode())
+    )
+    imported: set[str] = set()
+    wanted = {"play.js"}
+    while wanted - imported:
+        name = sorted(wanted - imported)[0]
+        imported.add(name)
+        status, _, body = await _get(race_server, f"/watch/static/{name}")
+        assert status == 200, name
+        wanted |= module_imports(name, body.decode())
+    assert preloaded == imported - {"play.js"}
+    for name in ("watch.css", "play.css", "icon.svg"):
+        assert (await _get(race_server, f"/watch/static/{name}"))[0] == 200

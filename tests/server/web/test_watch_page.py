@@ -311,7 +311,7 @@ async def test_an_unknown_room_is_reported_and_not_retried(
 
 
 async def test_the_code_box_leads_to_the_room_page(server: RaceServer, chromium: Any) -> None:
-    tab = await open_tab(chromium, f"http://127.0.0.1:{server.port}/")
+    tab = await open_tab(chromium, f"http://127.0.0.1:{server.port}/watch")
     assert tab.page.url.endswith("/watch/")
     shown = "([s]) => document.querySelector(s).getBoundingClientRect().height > 0"
     assert not await tab.run(shown, "#link"), "the code box connects to nothing"

@@ -1,0 +1,323 @@
+// The play page: takes a seat in a room and races in the browser, speaking the same
+// protocol as the terminal client (docs/protocol.md). The board shown is always the
+// last one the server sent for this seat (joined, resumed, snapshot, move_ok): a move
+// is sent, never applied here, so a refused move changes nothing.
+
+import { fillSettings, readSettings, renderLobby } from "./lobby.js";
+import { Link, socketUrl } from "./link.js";
+import { bindKeys, bindButtons } from "./keys.js";
+import { renderClock, renderRacers } from "./racers.js";
+import { renderResults } from "./results.js";
+import { Watch } from "./room.js";
+import { forgetSeat, keepKey, saveSeat, savedKey, savedSeat } from "./seats.js";
+import { renderStage } from "./stage.js";
+import { Table } from "./table.js";
+import { double, dragged, moveAnswered, moveRefused, refused, tap } from "./moves.js";
+
+const CODE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}$/;
+const DEFAULTS = {
+  max_players: 4, time_limit_s: 900, spectator_delay_s: 0, countdown_s: 3, deal_number: null,
+  winnable_only: false, idle_limit_s: null, practice: false, rated: false,
+};
+const byId = (id) => document.getElementById(id);
+
+/** The room code this page is for, from its address; null on the create form. */
+export function codeFromPath(pathname) {
+  const match = /\/play\/([^/]*)$/.exec(pathname);
+  return match !== null && CODE.test(match[1]) ? match[1] : null;
+}
+
+export class Play {
+  constructor(code) {
+    this.watch = new Watch(code);
+    this.seat = null;
+    this.token = null;
+    this.name = "";
+    this.mine = null; // { board, version }: this seat's board as the server last sent it
+    this.pick = null;
+    this.pending = null; // the move sent and not yet answered
+    this.homeRun = null; // "all home": the moves tried at each version
+    this.intent = null; // what to do once connected: join or create
+    this.replies = new Map(); // request id -> what it asked
+    this.moveNo = 0;
+    this.drawPending = false;
+    this.table = new Table(byId("table"), {
+      tap: (target) => tap(this, target),
+      double: (target) => double(this, target),
+      drag: (from, count, onto) => dragged(this, from, count, onto),
+    });
+    this.link = new Link(socketUrl(window.location), {
+      onReady: () => this.enter(),
+      onMessage: (message) => this.receive(message),
+      onStatus: (state, text) => this.status(state, text),
+      client: "solrace play page",
+    });
+  }
+
+  get code() {
+    return this.watch.code;
+  }
+
+  start() {
+    const saved = this.code === null ? null : savedSeat(this.code);
+    if (saved !== null) {
+      this.token = saved.token;
+      this.name = saved.name;
+    }
+    bindButtons(this);
+    bindKeys(this);
+    this.link.open();
+    setInterval(() => renderClock(this.watch, this.link.serverNow(), (text) => this.say(text)), 250);
+  }
+
+  status(state, text) {
+    document.body.dataset.link = state;
+    byId("link").textContent = text;
+    if (state === "stopped" && this.watch.room === null) this.formSays(text);
+  }
+
+  /** A connection was agreed: take the seat back, or do what the form asked. */
+  enter() {
+    if (this.token !== null) {
+      this.request("resume", { type: "resume", token: this.token, last_seq: this.watch.lastSeq });
+    } else if (this.intent !== null) {
+      this.carryOut();
+    } else {
+      this.showForm();
+    }
+  }
+
+  request(kind, fields) {
+    const id = this.link.send(fields);
+    this.replies.set(id, kind);
+    return id;
+  }
+
+  showForm() {
+    document.body.dataset.step = this.code === null ? "create" : "join";
+    byId("create").hidden = this.code !== null;
+    byId("join").hidden = this.code === null;
+    const key = savedKey();
+    for (const prefix of ["create", "join"]) {
+      byId(`${prefix}-key`).value = key;
+      byId(`${prefix}-remember`).checked = key !== "";
+      if (this.name !== "") byId(`${prefix}-name`).value = this.name;
+    }
+    if (this.code === null) {
+      fillSettings(byId("create-settings"), "little-forty", DEFAULTS);
+      byId("create-name").focus();
+    } else {
+      byId("join-what").textContent = `Type a name and take a seat in room ${this.code}.`;
+      byId("join-watch").href = `../watch/${this.code}`;
+      byId("join-name").focus();
+    }
+  }
+
+  formSays(text) {
+    byId(this.code === null ? "create-said" : "join-said").textContent = text;
+  }
+
+  /** The form was sent: sign in first when a key was given, then join or create. */
+  submit(intent) {
+    if (intent.name.trim() === "" && intent.key === "") {
+      this.formSays("Type a name (or an account key).");
+      return;
+    }
+    keepKey(intent.key, intent.remember);
+    this.intent = intent;
+    this.formSays("");
+    this.carryOut();
+  }
+
+  carryOut() {
+    const intent = this.intent;
+    if (intent.key !== "" && !intent.signedIn) {
+      this.request("sign_in", { type: "sign_in", key: intent.key });
+      return;
+    }
+    const name = intent.name.trim() || "player";
+    if (intent.kind === "create") {
+      this.request("entry", { type: "create_room", variant: intent.variant, name, settings: intent.settings });
+    } else {
+      this.request("entry", { type: "join_room", code: this.code, name, role: "player" });
+    }
+  }
+
+  receive(message) {
+    const kind = message.id === undefined || message.id === null ? null : this.replies.get(message.id);
+    if (kind !== undefined && kind !== null) this.replies.delete(message.id);
+    const handle = HANDLERS[message.type];
+    if (handle !== undefined) handle(this, message, kind);
+    this.draw();
+  }
+
+  /** Joined a seat (or made the room): keep the token for this tab, show the room. */
+  seated(message) {
+    if (this.code === null) {
+      this.watch.code = message.code;
+      history.replaceState(null, "", `./${message.code}`);
+    }
+    this.seat = message.seat;
+    this.token = message.token;
+    this.name = message.room.players.find((player) => player.seat === message.seat)?.name ?? this.name;
+    saveSeat(this.code, this.seat, this.token, this.name);
+    this.intent = null;
+    this.watch.replace(message.room, message.seq, message.results ?? null);
+    this.mine = null;
+    this.showRoom();
+  }
+
+  showRoom() {
+    document.body.dataset.step = "room";
+    byId("create").hidden = true;
+    byId("join").hidden = true;
+    byId("stage").hidden = false;
+    this.status("live", "live");
+    document.title = `solrace: racing in ${this.code}`;
+  }
+
+  /** resumed or snapshot: this seat's board and version as the server has them. */
+  resumedAt(message) {
+    this.seat = message.seat;
+    this.mine = message.board === null ? null : { board: message.board, version: message.version };
+    if (this.watch.startBoard === null && message.board !== null) this.watch.startBoard = message.board;
+    this.showRoom();
+    if (this.pending !== null) this.resend();
+  }
+
+  /** A move sent before the connection dropped is sent again as it was: the server
+   * applies a move_id once (docs/protocol.md, "Shutdown"). */
+  resend() {
+    const { move, moveId, version } = this.pending;
+    this.pending.id = this.request("move", { type: "move", move, move_id: moveId, expected_version: version });
+  }
+
+  entryRefused(message) {
+    if (message.code === "auth/bad-token") {
+      forgetSeat(this.code);
+      this.token = null;
+      this.watch = new Watch(this.code);
+      if (this.name !== "") {
+        const key = savedKey();
+        this.intent = { kind: "join", name: this.name, key, remember: key !== "" };
+        this.carryOut();
+      } else {
+        this.showForm();
+      }
+      return;
+    }
+    this.intent = null;
+    if (this.token === null) this.showForm();
+    const why = {
+      "room/not-found": `There is no room ${this.code} (it may have expired).`,
+      "room/full": `Room ${this.code} has no free seat.`,
+      "room/wrong-phase": `The race in room ${this.code} has started; you can watch it.`,
+      "account/bad-key": "No account has this key.",
+    };
+    this.formSays(why[message.code] ?? `The server refused: ${message.message}`);
+  }
+
+  /** A line to the player, under the lobby or under the board, wherever they are. */
+  say(text) {
+    const phase = this.watch.room?.phase;
+    byId(phase === "lobby" || phase === "countdown" ? "lobby-said" : "said").textContent = text;
+  }
+
+  draw() {
+    if (this.drawPending) return;
+    this.drawPending = true;
+    requestAnimationFrame(() => {
+      this.drawPending = false;
+      if (this.watch.room === null) return;
+      renderStage(this);
+      renderLobby(this.watch.room, this.seat);
+      renderRacers(this.watch.room, this.seat);
+      renderResults(this.watch);
+      renderClock(this.watch, this.link.serverNow(), (text) => this.say(text));
+    });
+  }
+}
+
+const HANDLERS = {
+  joined(play, message) {
+    play.seated(message);
+  },
+  signed_in(play, message) {
+    if (play.intent === null) return;
+    play.intent.signedIn = true;
+    play.name = message.account.name;
+    play.carryOut();
+  },
+  snapshot(play, message) {
+    play.watch.replace(message.room, message.seq, message.results ?? null);
+    play.resumedAt(message);
+  },
+  resumed(play, message) {
+    // A page just loaded has no room to apply the missed events to: it asks for the whole room.
+    if (play.watch.room === null) play.request("sync", { type: "sync" });
+    else play.resumedAt(message);
+  },
+  move_ok(play, message) {
+    moveAnswered(play, message);
+  },
+  event(play, message) {
+    if (play.watch.room === null) return;
+    const event = message.event;
+    if (!play.watch.onEvent(message.seq, event)) return;
+    if (event.type === "race_started") {
+      play.mine = { board: event.board, version: 0 };
+      play.pick = null;
+      play.say("Go!");
+    }
+    if (event.type === "rematch") play.mine = null;
+    if (event.type === "player_left" && event.seat === play.seat && !event.away) {
+      forgetSeat(play.code);
+      window.location.reload();
+    }
+  },
+  ok(play, message, kind) {
+    if (kind === "resign") play.say("You resigned.");
+    if (kind === "leave") {
+      forgetSeat(play.code);
+      window.location.assign(`../watch/${play.code}`);
+    }
+  },
+  dead_end(play, message) {
+    if (play.mine !== null && message.version === play.mine.version) {
+      play.say("No card can go home any more from here, whatever you play. You may resign.");
+    }
+  },
+  error(play, message, kind) {
+    if (kind === "entry" || kind === "resume" || kind === "sign_in") play.entryRefused(message);
+    else if (kind === "move") moveRefused(play, message);
+    else refused(play, message.message);
+  },
+  going_away(play, message) {
+    play.link.comeBackIn(message.reconnect_in_ms);
+  },
+};
+
+function main() {
+  const code = codeFromPath(window.location.pathname);
+  const play = new Play(code);
+  play.start();
+  byId("create-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    const { variant, settings } = readSettings(byId("create-settings"), DEFAULTS);
+    play.submit({
+      kind: "create", name: byId("create-name").value, key: byId("create-key").value,
+      remember: byId("create-remember").checked, variant, settings,
+    });
+  });
+  byId("join-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    play.submit({ kind: "join", name: byId("join-name").value, key: byId("join-key").value, remember: byId("join-remember").checked });
+  });
+  byId("settings-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    const { variant, settings } = readSettings(byId("host-settings"), play.watch.room.settings);
+    play.request("settings", { type: "set_settings", variant, settings });
+  });
+}
+
+main();
