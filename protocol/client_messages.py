@@ -201,6 +201,33 @@ class GetLeaderboard(Model):
     limit: PageSize = 20
 
 
+class CreateChallenge(Model):
+    """A racer of the room's finished race turns it into a challenge, open ``days``
+    days (docs/challenges.md)."""
+
+    type: Literal["create_challenge"] = "create_challenge"
+    id: RequestId
+    days: Annotated[int, Field(ge=1, le=limits.MAX_CHALLENGE_DAYS)] = limits.CHALLENGE_DAYS
+
+
+class GetChallenge(Model):
+    """Anyone: a challenge and its standings."""
+
+    type: Literal["get_challenge"] = "get_challenge"
+    id: RequestId
+    code: RoomCode
+
+
+class CloseChallenge(Model):
+    """The creator closes a challenge early: its seed and every run's moves are shown.
+    ``key`` is the one ``challenge_created`` gave."""
+
+    type: Literal["close_challenge"] = "close_challenge"
+    id: RequestId
+    code: RoomCode
+    key: Token
+
+
 class Ping(Model):
     type: Literal["ping"] = "ping"
     id: RequestId
@@ -227,6 +254,9 @@ ClientMessage = Annotated[
     | GetProfile
     | GetHistory
     | GetLeaderboard
+    | CreateChallenge
+    | GetChallenge
+    | CloseChallenge
     | Ping,
     Field(discriminator="type"),
 ]

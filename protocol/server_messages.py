@@ -28,6 +28,7 @@ from protocol._types import (
     Version,
 )
 from protocol.board import BoardView
+from protocol.challenges import ChallengeInfo
 from protocol.errors import ErrorCode
 from protocol.events import RaceOver, RoomEvent
 from protocol.models import Limits, RoomSnapshot
@@ -208,6 +209,25 @@ class LeaderboardReply(Model):
     """For a rating board: the rated races an account needs to appear on it."""
 
 
+class ChallengeCreated(Model):
+    """Reply to ``create_challenge``. ``key`` closes it early (``close_challenge``);
+    keep it. It is ``None`` when another racer of the race made its challenge first:
+    a race has one challenge, and this is it."""
+
+    type: Literal["challenge_created"] = "challenge_created"
+    id: RequestId
+    challenge: ChallengeInfo
+    key: Token | None = None
+
+
+class ChallengeReply(Model):
+    """Reply to ``get_challenge`` and ``close_challenge``."""
+
+    type: Literal["challenge"] = "challenge"
+    id: RequestId
+    challenge: ChallengeInfo
+
+
 class GoingAway(Model):
     """The server is shutting down: reconnect (maybe to another server) and ``resume``."""
 
@@ -233,6 +253,8 @@ ServerMessage = Annotated[
     | ProfileReply
     | HistoryReply
     | LeaderboardReply
+    | ChallengeCreated
+    | ChallengeReply
     | GoingAway,
     Field(discriminator="type"),
 ]

@@ -47,7 +47,7 @@ from server.lifecycle import race as races
 from server.lifecycle import room as rooms
 from server.lifecycle.room import Room, RoomError, Transition
 from server.race_flow import records
-from server.requests import accounts, deals, hints, play, seating
+from server.requests import accounts, challenges, deals, hints, play, seating
 
 __all__ = ["current_snapshot", "disconnected", "handle"]
 
@@ -380,4 +380,5 @@ HANDLERS: dict[type[Any], Handler] = {
     play.Resign: play.resign,
     play.EndRace: play.end_race,
     **accounts.HANDLERS,
+    **challenges.HANDLERS,
 }

@@ -40,6 +40,16 @@ Indexes, each its own tag so they spread over a cluster's slots:
     Pboard:{<game>}     sorted set: account ids by rating (those with enough rated races)
     Pdeal:{<game>:<n>}  sorted set: account ids by their fastest win of public deal n (ms)
 
+A challenge (code K, docs/challenges.md) keeps its keys under the hash tag {c:K}, so
+one transaction writes them all; they expire together, a retention after it closes:
+
+    P{c:K}:challenge  hash: body (packed `server.challenges.records.Challenge`),
+                      closed_ms (set once, when the creator closes it early)
+    P{c:K}:runs       list, oldest first, of packed `server.challenges.records.Run`
+
+and the race it was made from points to it from the room's own slot, so a race has
+one challenge: P{C}:challenge:<race no> holds K (expiring with the challenge).
+
 Seats run from 0 to `SEATS` - 1; scripts that touch every seat's game get the keys
 of all of them (`RoomKeys.all_seats`), so each script declares every key it touches.
 """
@@ -94,6 +104,10 @@ class RoomKeys:
     def player(self, seat: int) -> str:
         return f"{self.base}player:{seat}"
 
+    def challenge(self, race_no: int) -> str:
+        """The code of the challenge made from race `race_no` of the room."""
+        return f"{self.base}challenge:{race_no}"
+
     def log(self, seat: int) -> str:
         return f"{self.base}log:{seat}"
 
@@ -141,6 +155,9 @@ class StoreKeys:
     def index(self) -> IndexKeys:
         return IndexKeys(self.prefix)
 
+    def challenge(self, code: str) -> ChallengeKeys:
+        return ChallengeKeys(self.prefix, code)
+
 
 @dataclass(frozen=True)
 class AccountKeys:
@@ -172,6 +189,26 @@ class AccountKeys:
     def done(self, race: str) -> str:
         """The marker that race `race` is recorded in this account."""
         return f"{self.base}done:{race}"
+
+
+@dataclass(frozen=True)
+class ChallengeKeys:
+    """Key names of one challenge; see the module doc for what each holds."""
+
+    prefix: str
+    code: str
+
+    @cached_property
+    def base(self) -> str:
+        return f"{self.prefix}{{c:{self.code}}}:"
+
+    @property
+    def challenge(self) -> str:
+        return self.base + "challenge"
+
+    @property
+    def runs(self) -> str:
+        return self.base + "runs"
 
 
 @dataclass(frozen=True)

@@ -294,6 +294,34 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
 }
 events = st.one_of(list(EVENTS.values()))
 
+challenge_runs = st.builds(
+    p.ChallengeRun,
+    place=st.integers(1, 10**6),
+    name=names,
+    guest=st.booleans(),
+    original=st.booleans(),
+    outcome=finish_outcomes,
+    progress=progresses,
+    progress_ms=times,
+    moves=versions,
+    elapsed_ms=times,
+    behind_ms=st.none() | st.integers(-(2**40), 2**40),
+    log=st.lists(log_entries, max_size=3).map(tuple),
+)
+challenge_infos = st.builds(
+    p.ChallengeInfo,
+    code=codes,
+    variant=variants,
+    deal_number=st.none() | deal_numbers,
+    seed_commit=digests,
+    created_ms=times,
+    closes_at_ms=times,
+    closed=st.booleans(),
+    seed=st.none() | seeds,
+    runs=st.lists(challenge_runs, max_size=3).map(tuple),
+    total_runs=st.integers(0, 10**6),
+)
+
 CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     p.Hello: st.builds(p.Hello, id=ids, version=st.integers(0, 9), client=st.text(max_size=64)),
     p.CreateRoom: st.builds(
@@ -340,6 +368,11 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         offset=st.integers(0, 1_000_000),
         limit=st.integers(1, limits.MAX_PAGE),
     ),
+    p.CreateChallenge: st.builds(
+        p.CreateChallenge, id=ids, days=st.integers(1, limits.MAX_CHALLENGE_DAYS)
+    ),
+    p.GetChallenge: st.builds(p.GetChallenge, id=ids, code=codes),
+    p.CloseChallenge: st.builds(p.CloseChallenge, id=ids, code=codes, key=tokens),
     p.Ping: st.builds(p.Ping, id=ids),
 }
 
@@ -422,6 +455,10 @@ SERVER: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         total=st.integers(0, 10**6),
         min_races=st.integers(0, 100),
     ),
+    p.ChallengeCreated: st.builds(
+        p.ChallengeCreated, id=ids, challenge=challenge_infos, key=st.none() | tokens
+    ),
+    p.ChallengeReply: st.builds(p.ChallengeReply, id=ids, challenge=challenge_infos),
     p.GoingAway: st.builds(
         p.GoingAway, reconnect_in_ms=times, message=st.text(max_size=limits.MAX_MESSAGE_CHARS)
     ),

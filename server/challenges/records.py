@@ -1,0 +1,127 @@
+"""A challenge and its runs as stored, made from a finished race (pure, no I/O).
+
+A run keeps what its race's ``race_over`` said of one racer, the server's stamps
+included, plus when each card first came home (`reached`), replayed from the
+deal once when the run is recorded so that standings never replay a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import msgpack
+from pydantic import TypeAdapter
+
+import engine
+from protocol import PlayerResult, RaceOver
+from protocol.models import Settings
+from server.lifecycle.state import Player
+
+__all__ = ["Challenge", "Run", "pack", "reached_times", "runs_of", "unpack_challenge", "unpack_run"]
+
+DAY_MS = 86_400_000
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    code: str
+    variant: str
+    settings: Settings
+    seed: bytes
+    """Secret until the challenge closes (a public deal's is ``deal:N``)."""
+    room: str
+    race_no: int
+    created_ms: int
+    closes_at_ms: int
+    key_digest: str
+    """The sha256 hex of the key that closes it early (the creator's)."""
+    raced_by: tuple[str, ...] = ()
+    """The accounts that raced the original race: they know the deal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    name: str
+    account: str
+    """'' for a guest."""
+    original: bool
+    start_at_ms: int
+    outcome: str
+    progress: int
+    progress_at_ms: int
+    moves: int
+    finished_at_ms: int
+    reached: tuple[int, ...]
+    """Race time (ms) at which 1, 2, ... cards were first home."""
+    log: tuple[tuple[str, int, str], ...]
+    """Each move: its text, its server stamp, the client's move id."""
+
+    @property
+    def elapsed_ms(self) -> int:
+        return self.finished_at_ms - self.start_at_ms
+
+    @property
+    def progress_ms(self) -> int:
+        return max(0, self.progress_at_ms - self.start_at_ms)
+
+
+_CHALLENGE = TypeAdapter(Challenge)
+_RUN = TypeAdapter(Run)
+
+
+def pack(record: Challenge | Run) -> bytes:
+    """Storage form (msgpack); `unpack_challenge` / `unpack_run` give it back."""
+    adapter: TypeAdapter[object] = _CHALLENGE if isinstance(record, Challenge) else _RUN  # type: ignore[assignment]
+    data: bytes = msgpack.packb(adapter.dump_python(record))
+    return data
+
+
+def unpack_challenge(data: bytes) -> Challenge:
+    return _CHALLENGE.validate_python(msgpack.unpackb(data, use_list=False))
+
+
+def unpack_run(data: bytes) -> Run:
+    return _RUN.validate_python(msgpack.unpackb(data, use_list=False))
+
+
+def reached_times(
+    variant: str, seed: bytes, moves: Sequence[tuple[str, int]], start_ms: int
+) -> tuple[int, ...]:
+    """Race time at which each count of cards home was first reached, replaying `moves`
+    (text, server stamp) on the deal."""
+    state = engine.new_game(variant, seed)
+    reached: list[int] = []
+    for text, at_ms in moves:
+        state = engine.apply(state, engine.Move.parse(text))
+        while len(reached) < engine.progress(state):
+            reached.append(max(0, at_ms - start_ms))
+    return tuple(reached)
+
+
+def runs_of(
+    over: RaceOver, players: Sequence[Player], variant: str, seed: bytes
+) -> tuple[Run, ...]:
+    """The race's runs, in its ranking's order, from its ``race_over``."""
+    accounts = {player.seat: player.account for player in players}
+    return tuple(
+        _run(line, accounts.get(line.seat, ""), over.start_at_ms, variant, seed)
+        for line in over.ranking
+    )
+
+
+def _run(line: PlayerResult, account: str, start_ms: int, variant: str, seed: bytes) -> Run:
+    log = tuple((entry.move, entry.at_ms, entry.move_id) for entry in line.log)
+    return Run(
+        name=line.name,
+        account=account,
+        original=True,
+        start_at_ms=start_ms,
+        outcome=line.outcome,
+        progress=line.progress,
+        progress_at_ms=line.progress_at_ms,
+        moves=line.moves,
+        finished_at_ms=line.finished_at_ms,
+        reached=reached_times(variant, seed, [(text, at) for text, at, _ in log], start_ms),
+        log=log,
+    )
