@@ -69,4 +69,6 @@ class ChallengeInfo(Model):
     runs: Annotated[tuple[ChallengeRun, ...], Field(max_length=limits.MAX_CHALLENGE_RUNS)]
     """Best first."""
     total_runs: Count
-    """Runs recorded in all (``runs`` lists the best of them)."""
+    """Runs in the standings in all (``runs`` lists the best of them)."""
+    practice_runs: Count
+    """Runs kept as practice, not in the standings (docs/challenges.md)."""

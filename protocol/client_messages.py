@@ -218,6 +218,17 @@ class GetChallenge(Model):
     code: RoomCode
 
 
+class JoinChallenge(Model):
+    """Race a challenge: a new room (this connection seated as host, as with
+    ``create_room``) with the challenge's game and deal and its best runs as ghosts.
+    Friends join it by its room code and start together. Replies ``joined``."""
+
+    type: Literal["join_challenge"] = "join_challenge"
+    id: RequestId
+    code: RoomCode
+    name: Name
+
+
 class CloseChallenge(Model):
     """The creator closes a challenge early: its seed and every run's moves are shown.
     ``key`` is the one ``challenge_created`` gave."""
@@ -256,6 +267,7 @@ ClientMessage = Annotated[
     | GetLeaderboard
     | CreateChallenge
     | GetChallenge
+    | JoinChallenge
     | CloseChallenge
     | Ping,
     Field(discriminator="type"),

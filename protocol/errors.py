@@ -72,6 +72,11 @@ class ErrorCode(StrEnum):
     room now, which is ``finished``)."""
     CHALLENGE_BAD_KEY = "challenge/bad-key"
     """``close_challenge`` with a key that is not this challenge's."""
+    CHALLENGE_CLOSED = "challenge/closed"
+    """``join_challenge`` of a challenge that has closed (its deal is public now)."""
+    CHALLENGE_FIXED_ROOM = "challenge/fixed-room"
+    """A challenge room keeps the challenge's game, deal and settings: no
+    ``set_settings``, no ``rematch``."""
     AUTH_BAD_TOKEN = "auth/bad-token"
     """The resume token is unknown or its room has expired."""
     MOVE_INVALID = "move/invalid"

@@ -56,3 +56,5 @@ MAX_CHALLENGE_DAYS = 30
 """The longest a challenge may stay open."""
 MAX_CHALLENGE_RUNS = 100
 """Runs a challenge reply lists at most (the best ones)."""
+MAX_GHOSTS = 16
+"""Ghosts a challenge race may have."""

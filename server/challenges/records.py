@@ -18,7 +18,16 @@ from protocol import PlayerResult, RaceOver
 from protocol.models import Settings
 from server.lifecycle.state import Player
 
-__all__ = ["Challenge", "Run", "pack", "reached_times", "runs_of", "unpack_challenge", "unpack_run"]
+__all__ = [
+    "Challenge",
+    "Run",
+    "pack",
+    "reached_times",
+    "run_of",
+    "runs_of",
+    "unpack_challenge",
+    "unpack_run",
+]
 
 DAY_MS = 86_400_000
 
@@ -56,6 +65,9 @@ class Run:
     """Race time (ms) at which 1, 2, ... cards were first home."""
     log: tuple[tuple[str, int, str], ...]
     """Each move: its text, its server stamp, the client's move id."""
+    ranked: bool = True
+    """In the standings; False for practice (an account's second attempt, a guest
+    challenger, an account that raced the original)."""
 
     @property
     def elapsed_ms(self) -> int:
@@ -102,20 +114,30 @@ def reached_times(
 def runs_of(
     over: RaceOver, players: Sequence[Player], variant: str, seed: bytes
 ) -> tuple[Run, ...]:
-    """The race's runs, in its ranking's order, from its ``race_over``."""
+    """The original race's runs, in its ranking's order, from its ``race_over``."""
     accounts = {player.seat: player.account for player in players}
     return tuple(
-        _run(line, accounts.get(line.seat, ""), over.start_at_ms, variant, seed)
+        run_of(line, accounts.get(line.seat, ""), over.start_at_ms, variant, seed, original=True)
         for line in over.ranking
     )
 
 
-def _run(line: PlayerResult, account: str, start_ms: int, variant: str, seed: bytes) -> Run:
+def run_of(
+    line: PlayerResult,
+    account: str,
+    start_ms: int,
+    variant: str,
+    seed: bytes,
+    *,
+    original: bool,
+    ranked: bool = True,
+) -> Run:
+    """One racer's run from its line of ``race_over``."""
     log = tuple((entry.move, entry.at_ms, entry.move_id) for entry in line.log)
     return Run(
         name=line.name,
         account=account,
-        original=True,
+        original=original,
         start_at_ms=start_ms,
         outcome=line.outcome,
         progress=line.progress,
@@ -124,4 +146,5 @@ def _run(line: PlayerResult, account: str, start_ms: int, variant: str, seed: by
         finished_at_ms=line.finished_at_ms,
         reached=reached_times(variant, seed, [(text, at) for text, at, _ in log], start_ms),
         log=log,
+        ranked=ranked,
     )

@@ -44,25 +44,35 @@ def behind_ms(run: Run, first: Run) -> int | None:
 
 
 def info(
-    challenge: Challenge, runs: Sequence[Run], closed_ms: int | None, now_ms: int
+    challenge: Challenge,
+    runs: Sequence[Run],
+    closed_ms: int | None,
+    now_ms: int,
+    *,
+    show_moves: bool = False,
 ) -> ChallengeInfo:
-    """The challenge as anyone sees it: while open no seed and no move of any run."""
+    """The challenge as anyone sees it: while open no seed and no move of any run
+    (`show_moves` shows them to a challenger who has finished)."""
     closed = is_closed(challenge, closed_ms, now_ms)
-    best = ranked(runs)[: limits.MAX_CHALLENGE_RUNS]
-    lines = tuple(_line(place, run, best[0], closed) for place, run in enumerate(best, start=1))
+    standing = [run for run in runs if run.ranked]
+    best = ranked(standing)[: limits.MAX_CHALLENGE_RUNS]
+    moves = closed or show_moves
+    lines = tuple(_line(place, run, best[0], moves) for place, run in enumerate(best, start=1))
+    closes_at = (
+        challenge.closes_at_ms if closed_ms is None else min(closed_ms, challenge.closes_at_ms)
+    )
     return ChallengeInfo(
         code=challenge.code,
         variant=challenge.variant,
         deal_number=challenge.settings.deal_number,
         seed_commit=_commit(challenge.seed),
         created_ms=challenge.created_ms,
-        closes_at_ms=challenge.closes_at_ms
-        if closed_ms is None
-        else min(closed_ms, challenge.closes_at_ms),
+        closes_at_ms=closes_at,
         closed=closed,
         seed=challenge.seed.hex() if closed else None,
         runs=lines,
-        total_runs=len(runs),
+        total_runs=len(standing),
+        practice_runs=len(runs) - len(standing),
     )
 
 

@@ -69,7 +69,8 @@ async def create_challenge(session: Session, message: CreateChallenge) -> Challe
         key_digest=_digest(key),
         raced_by=tuple(p.account for p in room.players if has_account(p)),
     )
-    runs = [pack(run) for run in runs_of(over, room.players, room.variant, room.seed)]
+    made_runs = runs_of(over, room.players, room.variant, room.seed)
+    runs = {f"0-{place:03d}": pack(run) for place, run in enumerate(made_runs, start=1)}
     keep_ms = challenge.closes_at_ms - now + RETENTION_MS
     made = await store.create_challenge(
         challenge.code, pack(challenge), runs, room=code, race_no=room.race_no, keep_ms=keep_ms
@@ -81,7 +82,23 @@ async def create_challenge(session: Session, message: CreateChallenge) -> Challe
 
 
 async def get_challenge(session: Session, message: GetChallenge) -> ChallengeReply:
-    return ChallengeReply(id=message.id, challenge=await _info(session.services, message.code))
+    finished = await _has_finished(session, message.code)
+    shown = await _info(session.services, message.code, show_moves=finished)
+    return ChallengeReply(id=message.id, challenge=shown)
+
+
+async def _has_finished(session: Session, code: str) -> bool:
+    """Whether the connection raced challenge `code` in its room and its race is over:
+    then it may see the runs' moves (the seed stays secret until the room's race ends
+    and ``race_over`` shows it)."""
+    room_code, seat = session.place.code, session.place.seat
+    if room_code is None or seat is None:
+        return False
+    try:
+        room, _, _ = await room_store.load(session.services.store, room_code)
+        return room.challenge == code and room.player(seat).outcome != "playing"
+    except RoomError:
+        return False
 
 
 async def close_challenge(session: Session, message: CloseChallenge) -> ChallengeReply:
@@ -98,18 +115,22 @@ async def close_challenge(session: Session, message: CloseChallenge) -> Challeng
     return ChallengeReply(id=message.id, challenge=await _info(services, message.code))
 
 
-async def challenge_info(services: Services, code: str) -> ChallengeInfo | None:
-    """The challenge as anyone may see it now (None: no such challenge)."""
+async def challenge_info(
+    services: Services, code: str, *, show_moves: bool = False
+) -> ChallengeInfo | None:
+    """The challenge as anyone may see it now (None: no such challenge); `show_moves`
+    shows the runs' moves of an open challenge too."""
     record = await services.store.load_challenge(code)
     if record is None:
         return None
     challenge = unpack_challenge(record.body)
     runs = [unpack_run(run) for run in record.runs]
-    return standings.info(challenge, runs, record.closed_ms, services.clock.now_ms())
+    now = services.clock.now_ms()
+    return standings.info(challenge, runs, record.closed_ms, now, show_moves=show_moves)
 
 
-async def _info(services: Services, code: str) -> ChallengeInfo:
-    found = await challenge_info(services, code)
+async def _info(services: Services, code: str, *, show_moves: bool = False) -> ChallengeInfo:
+    found = await challenge_info(services, code, show_moves=show_moves)
     if found is None:
         raise _not_found(code)
     return found

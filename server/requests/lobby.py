@@ -23,6 +23,7 @@ from protocol import (
     CreateRoom,
     ErrorCode,
     Hello,
+    JoinChallenge,
     Joined,
     JoinRoom,
     Leave,
@@ -47,7 +48,7 @@ from server.lifecycle import race as races
 from server.lifecycle import room as rooms
 from server.lifecycle.room import Room, RoomError, Transition
 from server.race_flow import records
-from server.requests import accounts, challenges, deals, hints, play, seating
+from server.requests import accounts, challenge_rooms, challenges, deals, hints, play, seating
 
 __all__ = ["current_snapshot", "disconnected", "handle"]
 
@@ -381,4 +382,7 @@ HANDLERS: dict[type[Any], Handler] = {
     play.EndRace: play.end_race,
     **accounts.HANDLERS,
     **challenges.HANDLERS,
+    JoinChallenge: functools.partial(
+        challenge_rooms.join_challenge, enter=_enter, hash_token=token_hash
+    ),
 }

@@ -8,12 +8,14 @@ the claim fails another racer's challenge came first: the fresh one is removed
 and theirs is the race's. A crash between the two leaves a challenge nobody
 knows the code of, which expires like any other. Every key lives until the
 challenge closes plus the retention the caller gives; closing early shortens it.
-Runs are opaque bytes here (server.challenges.records packs them).
+Runs are opaque bytes here (server.challenges.records packs them), each under a
+run id that sorts in the order they were recorded; adding one is HSETNX, so a
+retry adds nothing. An account's ranked attempt is claimed the same way, once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +40,7 @@ class StoreChallenges(StoreReads):
         self,
         code: str,
         body: bytes,
-        runs: Sequence[bytes],
+        runs: Mapping[str, bytes],
         *,
         room: str,
         race_no: int,
@@ -50,7 +52,8 @@ class StoreChallenges(StoreReads):
         pipe = self._client.pipeline(transaction=True)
         pipe.hset(keys.challenge, "body", body)
         if runs:
-            pipe.rpush(keys.runs, *runs)
+            fields: dict[Any, Any] = dict(runs)
+            pipe.hset(keys.runs, mapping=fields)
         pipe.pexpire(keys.challenge, keep_ms)
         pipe.pexpire(keys.runs, keep_ms)
         await pipe.execute()
@@ -73,12 +76,37 @@ class StoreChallenges(StoreReads):
         keys = self._names.challenge(code)
         pipe = self._client.pipeline(transaction=True)
         pipe.hmget(keys.challenge, ["body", "closed_ms"])
-        pipe.lrange(keys.runs, 0, -1)
+        pipe.hgetall(keys.runs)
         (body, closed), runs = await pipe.execute()
         if body is None:
             return None
         closed_ms = None if closed is None else int(closed)
-        return ChallengeRecord(bytes(body), closed_ms, tuple(bytes(run) for run in runs))
+        ordered = tuple(bytes(runs[run_id]) for run_id in sorted(runs))
+        return ChallengeRecord(bytes(body), closed_ms, ordered)
+
+    @translated
+    async def claim_ranked(self, code: str, account: str, run_id: str) -> bool:
+        """Whether run `run_id` is the account's ranked attempt at the challenge: the
+        first run to claim it is, again on every retry; any other is not."""
+        keys = self._names.challenge(code)
+        pipe = self._client.pipeline(transaction=True)
+        pipe.hsetnx(keys.ranked, account, run_id)
+        pipe.hget(keys.ranked, account)
+        pipe.pttl(keys.challenge)
+        _, holder, keep_ms = await pipe.execute()
+        if keep_ms > 0:
+            await self._client.pexpire(keys.ranked, keep_ms)
+        return holder is not None and bytes(holder).decode() == run_id
+
+    @translated
+    async def add_run(self, code: str, run_id: str, run: bytes) -> bool:
+        """Add a run under `run_id` unless one is there already (a retry) or the
+        challenge is gone; whether it was added."""
+        keys = self._names.challenge(code)
+        if not await self._client.exists(keys.challenge):
+            return False
+        added: int = await self._client.hsetnx(keys.runs, run_id, run)
+        return bool(added)
 
     @translated
     async def close_challenge(self, code: str, now_ms: int, keep_ms: int) -> int | None:
@@ -92,5 +120,6 @@ class StoreChallenges(StoreReads):
         pipe.hget(keys.challenge, "closed_ms")
         pipe.pexpire(keys.challenge, keep_ms)
         pipe.pexpire(keys.runs, keep_ms)
-        _, closed, _, _ = await pipe.execute()
+        pipe.pexpire(keys.ranked, keep_ms)
+        _, closed, *_ = await pipe.execute()
         return None if closed is None else int(closed)

@@ -45,7 +45,9 @@ one transaction writes them all; they expire together, a retention after it clos
 
     P{c:K}:challenge  hash: body (packed `server.challenges.records.Challenge`),
                       closed_ms (set once, when the creator closes it early)
-    P{c:K}:runs       list, oldest first, of packed `server.challenges.records.Run`
+    P{c:K}:runs       hash: run id (sorts in recording order) -> packed
+                      `server.challenges.records.Run`
+    P{c:K}:ranked     hash: account id -> run id of the account's ranked attempt
 
 and the race it was made from points to it from the room's own slot, so a race has
 one challenge: P{C}:challenge:<race no> holds K (expiring with the challenge).
@@ -209,6 +211,10 @@ class ChallengeKeys:
     @property
     def runs(self) -> str:
         return self.base + "runs"
+
+    @property
+    def ranked(self) -> str:
+        return self.base + "ranked"
 
 
 @dataclass(frozen=True)

@@ -259,6 +259,17 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         ends_at_ms=times,
         board=boards,
     ),
+    p.GhostProgress: st.builds(
+        p.GhostProgress,
+        race_no=st.integers(1, 1000),
+        ghost=st.integers(0, limits.MAX_GHOSTS - 1),
+        name=names,
+        guest=st.booleans(),
+        progress=progresses,
+        moves=versions,
+        outcome=player_outcomes,
+        at_ms=times,
+    ),
     p.ProgressMade: st.builds(
         p.ProgressMade, seat=seats, progress=progresses, moves=versions, outcome=player_outcomes
     ),
@@ -320,6 +331,7 @@ challenge_infos = st.builds(
     seed=st.none() | seeds,
     runs=st.lists(challenge_runs, max_size=3).map(tuple),
     total_runs=st.integers(0, 10**6),
+    practice_runs=st.integers(0, 10**6),
 )
 
 CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
@@ -372,6 +384,7 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         p.CreateChallenge, id=ids, days=st.integers(1, limits.MAX_CHALLENGE_DAYS)
     ),
     p.GetChallenge: st.builds(p.GetChallenge, id=ids, code=codes),
+    p.JoinChallenge: st.builds(p.JoinChallenge, id=ids, code=codes, name=names),
     p.CloseChallenge: st.builds(p.CloseChallenge, id=ids, code=codes, key=tokens),
     p.Ping: st.builds(p.Ping, id=ids),
 }

@@ -4,7 +4,6 @@ moves kept secret until it closes, then every run replays to its recorded result
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,13 +13,11 @@ from redis.asyncio import Redis
 
 import engine
 from protocol import (
-    ChallengeInfo,
     CloseChallenge,
     CreateChallenge,
     ErrorCode,
     GetChallenge,
     Ping,
-    RaceOver,
     Settings,
     limits,
 )
@@ -32,21 +29,20 @@ from tests.conftest import OpenStore
 from tests.server._client import Client
 from tests.server._players import (
     Connect,
-    Race,
-    greedy_line,
     open_race,
     pin_secrets,
     race_over,
-    secret_deal,
     serve,
     start,
 )
 from tests.server.conftest import opened_clients
-
-GAME = "little-forty"
-SEED = secret_deal("c1")
-LINE = greedy_line(GAME, SEED)
-STEP_MS = 1_500
+from tests.server.requests._challenges import (
+    GAME,
+    LINE,
+    SEED,
+    finished_race,
+    replays_to_its_result,
+)
 
 
 @pytest.fixture
@@ -64,42 +60,10 @@ async def raw(redis_url: str) -> AsyncIterator[Redis]:
     await client.aclose()
 
 
-async def finished_race(
-    connect: Connect, clock: ManualClock, ann_moves: int = 4
-) -> tuple[Race, RaceOver]:
-    """Ann plays `ann_moves` greedy moves and Bob two, a clock step apart, then
-    whoever is still racing resigns (the whole line wins the deal)."""
-    race = await open_race(connect, GAME, ["Ann", "Bob"], Settings(countdown_s=1), watchers=0)
-    await start(race, SEED)
-    ann, bob = race.racers
-    for index, text in enumerate(LINE[:ann_moves]):
-        race.advance_to(clock.now_ms() + STEP_MS)
-        await ann.play(text)
-        if index < 2:
-            await bob.play(text)
-    await bob.resign()
-    if ann.playing:
-        await ann.resign()
-    return race, await race_over(race)
-
-
 async def refused(client: Client, expected: ErrorCode, kind: type[Any], **fields: Any) -> None:
     reply = await client.call(kind, **fields)
     assert (reply.type, reply.code) == ("error", expected), reply
     assert (await client.call(Ping)).type == "pong"
-
-
-def replays_to_its_result(info: ChallengeInfo) -> None:
-    """The revealed seed matches the commitment and every run's moves replay on it."""
-    assert info.seed is not None
-    seed = bytes.fromhex(info.seed)
-    assert hashlib.sha256(seed).hexdigest() == info.seed_commit
-    for run in info.runs:
-        state = engine.new_game(info.variant, seed)
-        for entry in run.log:
-            state = engine.apply(state, engine.Move.parse(entry.move))
-        assert (engine.progress(state), len(run.log)) == (run.progress, run.moves)
-        assert (engine.outcome(state) is engine.Outcome.WON) == (run.outcome == "won")
 
 
 async def test_a_finished_race_becomes_a_challenge_that_hides_its_deal(
