@@ -13,6 +13,7 @@ from pydantic import Field
 
 from protocol import limits
 from protocol._types import (
+    ChallengeCode,
     Count,
     Digest,
     DurationMs,
@@ -20,7 +21,6 @@ from protocol._types import (
     Model,
     Name,
     Progress,
-    RoomCode,
     SeedHex,
     TimeMs,
     VariantKey,
@@ -55,7 +55,7 @@ class ChallengeRun(Model):
 class ChallengeInfo(Model):
     """A challenge as anyone may see it. ``seed`` is set once it has closed."""
 
-    code: RoomCode
+    code: ChallengeCode
     variant: VariantKey
     deal_number: Annotated[int, Field(ge=1, le=limits.MAX_DEAL_NUMBER)] | None
     """The public deal it was made from; ``None`` for a secret deal."""

@@ -10,7 +10,9 @@ from protocol import limits
 from protocol._types import (
     AccountKey,
     AccountName,
+    ChallengeCode,
     ClientName,
+    DayText,
     Model,
     MoveId,
     MoveText,
@@ -215,7 +217,7 @@ class GetChallenge(Model):
 
     type: Literal["get_challenge"] = "get_challenge"
     id: RequestId
-    code: RoomCode
+    code: ChallengeCode
 
 
 class JoinChallenge(Model):
@@ -225,8 +227,28 @@ class JoinChallenge(Model):
 
     type: Literal["join_challenge"] = "join_challenge"
     id: RequestId
-    code: RoomCode
+    code: ChallengeCode
     name: Name
+
+
+class RaceDaily(Model):
+    """Race today's deal of ``variant`` (UTC day) as a challenge, against the day's best
+    runs so far as ghosts: as ``join_challenge`` of ``daily:<variant>:<day>``."""
+
+    type: Literal["daily"] = "daily"
+    id: RequestId
+    variant: VariantKey
+    name: Name
+
+
+class GetDaily(Model):
+    """Anyone: a day's deal of ``variant`` and its standings (``day`` ``None``: today,
+    UTC). A past day's seed is shown."""
+
+    type: Literal["get_daily"] = "get_daily"
+    id: RequestId
+    variant: VariantKey
+    day: DayText | None = None
 
 
 class CloseChallenge(Model):
@@ -235,7 +257,7 @@ class CloseChallenge(Model):
 
     type: Literal["close_challenge"] = "close_challenge"
     id: RequestId
-    code: RoomCode
+    code: ChallengeCode
     key: Token
 
 
@@ -269,6 +291,8 @@ ClientMessage = Annotated[
     | GetChallenge
     | JoinChallenge
     | CloseChallenge
+    | RaceDaily
+    | GetDaily
     | Ping,
     Field(discriminator="type"),
 ]

@@ -10,6 +10,7 @@ from protocol import limits
 from protocol._types import (
     AccountKey,
     AccountName,
+    DayText,
     DurationMs,
     GameOutcome,
     Model,
@@ -228,6 +229,19 @@ class ChallengeReply(Model):
     challenge: ChallengeInfo
 
 
+class DailyBoard(Model):
+    """Reply to ``get_daily``: the day's deal as a challenge (code
+    ``daily:<game>:<day>``), and the signed-in account's daily streak."""
+
+    type: Literal["daily_board"] = "daily_board"
+    id: RequestId
+    day: DayText
+    challenge: ChallengeInfo
+    streak: Annotated[int, Field(ge=0)] | None = None
+    """UTC days in a row, up to today or yesterday, with a ranked daily run (any
+    game); ``None`` for a guest."""
+
+
 class GoingAway(Model):
     """The server is shutting down: reconnect (maybe to another server) and ``resume``."""
 
@@ -255,6 +269,7 @@ ServerMessage = Annotated[
     | LeaderboardReply
     | ChallengeCreated
     | ChallengeReply
+    | DailyBoard
     | GoingAway,
     Field(discriminator="type"),
 ]

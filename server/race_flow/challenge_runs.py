@@ -8,16 +8,20 @@ its race and seat (HSETNX), and an account's ranked attempt is claimed once.
 
 A run is ranked (in the standings) when its racer is an account, not a bot, did
 not race the original race, has no ranked attempt at this challenge yet, and the
-challenge was still open when the race ended; any other run is practice.
+challenge was still open when the race ended; any other run is practice. A
+ranked run of a day's deal counts towards its account's daily streak.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
+from collections.abc import Callable
 
 from protocol import RaceOver
 from server import room_store
+from server.challenges import daily
 from server.challenges.records import Challenge, pack, run_of, unpack_challenge
 from server.challenges.standings import is_closed
 from server.lifecycle import ghosts
@@ -67,6 +71,21 @@ async def _add(
         ranked=ranked,
     )
     await services.store.add_run(challenge.code, run_id, pack(run))
+    day = daily.parse_code(challenge.code)
+    if ranked and day is not None:
+        await services.store.put_streak(player.account, _streak_step(day[1]))
+
+
+def _streak_step(day: dt.date) -> Callable[[str | None, int], tuple[str, int]]:
+    """The streak's change for a ranked daily run on `day` (the same on a retry)."""
+
+    def step(last: str | None, streak: int) -> tuple[str, int]:
+        before = None if last is None else dt.date.fromisoformat(last)
+        if before is not None and before > day:
+            return last or "", streak
+        return day.isoformat(), daily.next_streak(before, streak, day)
+
+    return step
 
 
 def after_race(services: Services, code: str, room: Room) -> None:

@@ -22,6 +22,7 @@ from protocol import (
     ClientMessage,
     CreateRoom,
     ErrorCode,
+    GetDaily,
     Hello,
     JoinChallenge,
     Joined,
@@ -30,6 +31,7 @@ from protocol import (
     Ok,
     Ping,
     Pong,
+    RaceDaily,
     RaceOver,
     Ready,
     RequestRematch,
@@ -48,7 +50,16 @@ from server.lifecycle import race as races
 from server.lifecycle import room as rooms
 from server.lifecycle.room import Room, RoomError, Transition
 from server.race_flow import records
-from server.requests import accounts, challenge_rooms, challenges, deals, hints, play, seating
+from server.requests import (
+    accounts,
+    challenge_rooms,
+    challenges,
+    daily,
+    deals,
+    hints,
+    play,
+    seating,
+)
 
 __all__ = ["current_snapshot", "disconnected", "handle"]
 
@@ -385,4 +396,6 @@ HANDLERS: dict[type[Any], Handler] = {
     JoinChallenge: functools.partial(
         challenge_rooms.join_challenge, enter=_enter, hash_token=token_hash
     ),
+    RaceDaily: functools.partial(daily.race_daily, enter=_enter, hash_token=token_hash),
+    GetDaily: daily.get_daily,
 }

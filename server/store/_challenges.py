@@ -15,12 +15,19 @@ retry adds nothing. An account's ranked attempt is claimed the same way, once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from redis.exceptions import WatchError
+
 from server.store._edge import translated
 from server.store._reads import StoreReads
+
+DAILY_SECRET_BYTES = 32
+CLAIM_TRIES = 8
+"""Attempts at a streak others keep changing (one account racing several games)."""
 
 
 @dataclass(frozen=True)
@@ -123,3 +130,59 @@ class StoreChallenges(StoreReads):
         pipe.pexpire(keys.ranked, keep_ms)
         _, closed, *_ = await pipe.execute()
         return None if closed is None else int(closed)
+
+    @translated
+    async def daily_secret(self) -> bytes:
+        """The server's daily-deal secret: made once (the first process to ask sets it,
+        SET NX), then the same for every process; kept in this store only."""
+        cached: bytes | None = getattr(self, "_daily_secret_cache", None)
+        if cached is not None:
+            return cached
+        key = self._names.daily_secret
+        await self._client.set(key, secrets.token_bytes(DAILY_SECRET_BYTES), nx=True)
+        stored: Any = await self._client.get(key)
+        secret = bytes(stored)
+        self._daily_secret_cache = secret
+        return secret
+
+    @translated
+    async def ensure_challenge(self, code: str, body: bytes, keep_ms: int) -> None:
+        """Store challenge `code` with `body` unless it is stored already (a day's deal:
+        every process makes the same record)."""
+        keys = self._names.challenge(code)
+        if await self._client.hsetnx(keys.challenge, "body", body):
+            await self._client.pexpire(keys.challenge, keep_ms)
+
+    @translated
+    async def daily_streak(self, account: str) -> tuple[str, int] | None:
+        """The account's last day with a ranked daily run and its streak then."""
+        values: list[Any] = await self._client.hmget(
+            self._names.account(account).daily, ["day", "streak"]
+        )
+        if values[0] is None:
+            return None
+        return bytes(values[0]).decode(), int(values[1] or 0)
+
+    @translated
+    async def put_streak(
+        self, account: str, step: Callable[[str | None, int], tuple[str, int]]
+    ) -> None:
+        """Set the account's streak to `step(last day, streak)`, unless the account is
+        gone; a compare-and-set (WATCH), tried again if it changed meanwhile."""
+        keys = self._names.account(account)
+        for _ in range(CLAIM_TRIES):
+            async with self._client.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(keys.daily, keys.account)
+                    if not await pipe.exists(keys.account):
+                        return
+                    stored: list[Any] = await pipe.hmget(keys.daily, ["day", "streak"])
+                    day, streak = stored
+                    last = None if day is None else bytes(day).decode()
+                    new_day, new_streak = step(last, int(streak or 0))
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.hset(keys.daily, mapping={"day": new_day, "streak": new_streak})
+                    await pipe.execute()
+                    return
+                except WatchError:
+                    continue

@@ -30,6 +30,7 @@ hex) keeps its keys under the hash tag {a:A}, so one script can change them all:
     P{a:A}:history   list, newest first, of packed `HistoryEntry` (server.accounts.codec),
                      trimmed to `MAX_HISTORY`
     P{a:A}:best      hash: "<game>:<deal number>" -> msgpack [elapsed_ms, at_ms]
+    P{a:A}:daily     hash: day (the last UTC day with a ranked daily run), streak
     P{a:A}:done:<R>  string, expiring: race R (room code, race no, start ms) is
                      recorded in this account already
 
@@ -49,7 +50,9 @@ one transaction writes them all; they expire together, a retention after it clos
                       `server.challenges.records.Run`
     P{c:K}:ranked     hash: account id -> run id of the account's ranked attempt
 
-and the race it was made from points to it from the room's own slot, so a race has
+A day's deal of a game is the challenge K = daily:<game>:<YYYY-MM-DD>, with no
+pointer; Pdaily:secret holds the secret its seeds are made from (made once, kept).
+The race a challenge was made from points to it from the room's own slot, so a race has
 one challenge: P{C}:challenge:<race no> holds K (expiring with the challenge).
 
 Seats run from 0 to `SEATS` - 1; scripts that touch every seat's game get the keys
@@ -160,6 +163,11 @@ class StoreKeys:
     def challenge(self, code: str) -> ChallengeKeys:
         return ChallengeKeys(self.prefix, code)
 
+    @property
+    def daily_secret(self) -> str:
+        """The server's secret of daily deals (random bytes, made once, never shown)."""
+        return self.prefix + "daily:secret"
+
 
 @dataclass(frozen=True)
 class AccountKeys:
@@ -187,6 +195,10 @@ class AccountKeys:
     @property
     def best(self) -> str:
         return self.base + "best"
+
+    @property
+    def daily(self) -> str:
+        return self.base + "daily"
 
     def done(self, race: str) -> str:
         """The marker that race `race` is recorded in this account."""

@@ -305,6 +305,8 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
 }
 events = st.one_of(list(EVENTS.values()))
 
+days = st.dates().map(lambda day: f"{day.year:04d}-{day.month:02d}-{day.day:02d}")
+challenge_codes = codes | st.builds(lambda variant, day: f"daily:{variant}:{day}", variants, days)
 challenge_runs = st.builds(
     p.ChallengeRun,
     place=st.integers(1, 10**6),
@@ -321,7 +323,7 @@ challenge_runs = st.builds(
 )
 challenge_infos = st.builds(
     p.ChallengeInfo,
-    code=codes,
+    code=challenge_codes,
     variant=variants,
     deal_number=st.none() | deal_numbers,
     seed_commit=digests,
@@ -384,7 +386,9 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         p.CreateChallenge, id=ids, days=st.integers(1, limits.MAX_CHALLENGE_DAYS)
     ),
     p.GetChallenge: st.builds(p.GetChallenge, id=ids, code=codes),
-    p.JoinChallenge: st.builds(p.JoinChallenge, id=ids, code=codes, name=names),
+    p.JoinChallenge: st.builds(p.JoinChallenge, id=ids, code=challenge_codes, name=names),
+    p.RaceDaily: st.builds(p.RaceDaily, id=ids, variant=variants, name=names),
+    p.GetDaily: st.builds(p.GetDaily, id=ids, variant=variants, day=st.none() | days),
     p.CloseChallenge: st.builds(p.CloseChallenge, id=ids, code=codes, key=tokens),
     p.Ping: st.builds(p.Ping, id=ids),
 }
@@ -472,6 +476,13 @@ SERVER: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         p.ChallengeCreated, id=ids, challenge=challenge_infos, key=st.none() | tokens
     ),
     p.ChallengeReply: st.builds(p.ChallengeReply, id=ids, challenge=challenge_infos),
+    p.DailyBoard: st.builds(
+        p.DailyBoard,
+        id=ids,
+        day=days,
+        challenge=challenge_infos,
+        streak=st.none() | st.integers(0, 10**4),
+    ),
     p.GoingAway: st.builds(
         p.GoingAway, reconnect_in_ms=times, message=st.text(max_size=limits.MAX_MESSAGE_CHARS)
     ),
