@@ -49,10 +49,12 @@ from protocol import (
     ErrorCode,
     GoingAway,
     Hint,
+    JoinChallenge,
     Joined,
     JoinRoom,
     MakeMove,
     ProtocolError,
+    RaceDaily,
     Resume,
     Resumed,
     ServerMessage,
@@ -61,7 +63,7 @@ from protocol import (
 )
 
 Write = Callable[[str], None]
-Entry = Callable[[int], CreateRoom | JoinRoom | Resume]
+Entry = Callable[[int], CreateRoom | JoinRoom | JoinChallenge | RaceDaily | Resume]
 """Builds the request that enters the room, given its request id."""
 
 
@@ -221,6 +223,8 @@ class Session:
         request = entry(self.pending.next_id())
         if isinstance(request, CreateRoom | JoinRoom):
             self.name, self.bot = request.name, request.bot
+        elif isinstance(request, JoinChallenge | RaceDaily):
+            self.name, self.bot = request.name, False
         else:
             self.tracker.token = request.token
         reply = await self.call(request)
