@@ -71,3 +71,21 @@ async def test_a_challenge_raced_in_line_mode_tells_the_ghosts(
         await terminal.wait_for("Ghost Ann (guest) resigned with 2 cards home.")
     finally:
         await terminal.close()
+
+
+async def test_challenge_typed_after_a_race_makes_one(server_url: str, clock: ManualClock) -> None:
+    terminal = Terminal(server_url)
+    options = parse_args(["create", "little-forty", "--name", "Ada", "--countdown", "1"])
+    terminal.start(entry_request(options))
+    try:
+        await terminal.wait_for("Type ready when you are")
+        early = await terminal.type("challenge", expect="challenge/not-raced")
+        assert "refused" in early
+        await ready_and_go(clock, terminal)
+        await terminal.type("resign", expect="Race 1 results:")
+        made = await terminal.type("challenge", expect="others race this deal")
+        again = await terminal.type("challenge", expect="others race this deal")
+    finally:
+        await terminal.close()
+    assert "Its key closes it early" in made and "solrace challenge " in made
+    assert "Another racer made this race's challenge first" in again
