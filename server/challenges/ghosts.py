@@ -7,7 +7,6 @@ by then, and last at its finish. Steps of one instant are one step.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 
 from server.challenges.records import Run
@@ -23,10 +22,9 @@ def ghosts_for(runs: Sequence[Run], count: int) -> tuple[Ghost, ...]:
 
 
 def ghost_of(run: Run) -> Ghost:
-    times = [at_ms - run.start_at_ms for _, at_ms, _ in run.log]
     steps: dict[int, tuple[int, int]] = {0: (0, 0)}
-    for count, at in enumerate(run.reached, start=1):
-        steps[at] = (count, bisect_right(times, at))
+    for count, (at, made) in enumerate(zip(run.reached, run.reached_moves, strict=True), 1):
+        steps[at] = (count, made)
     steps[run.elapsed_ms] = (run.progress, run.moves)
     ordered = tuple((at, home, moves) for at, (home, moves) in sorted(steps.items()))
     return Ghost(run.name, not run.account, ordered, run.outcome)

@@ -8,7 +8,7 @@ deal once when the run is recorded so that standings never replay a game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import msgpack
 from pydantic import TypeAdapter
@@ -25,8 +25,10 @@ __all__ = [
     "reached_times",
     "run_of",
     "runs_of",
+    "split",
     "unpack_challenge",
     "unpack_run",
+    "with_log",
 ]
 
 DAY_MS = 86_400_000
@@ -65,6 +67,8 @@ class Run:
     """Race time (ms) at which 1, 2, ... cards were first home."""
     log: tuple[tuple[str, int, str], ...]
     """Each move: its text, its server stamp, the client's move id."""
+    reached_moves: tuple[int, ...] = ()
+    """Moves made by the time 1, 2, ... cards were first home."""
     ranked: bool = True
     """In the standings; False for practice (an account's second attempt, a guest
     challenger, an account that raced the original)."""
@@ -99,16 +103,32 @@ def unpack_run(data: bytes) -> Run:
 
 def reached_times(
     variant: str, seed: bytes, moves: Sequence[tuple[str, int]], start_ms: int
-) -> tuple[int, ...]:
-    """Race time at which each count of cards home was first reached, replaying `moves`
-    (text, server stamp) on the deal."""
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Race time at which each count of cards home was first reached, and the moves
+    made by then, replaying `moves` (text, server stamp) on the deal."""
     state = engine.new_game(variant, seed)
     reached: list[int] = []
-    for text, at_ms in moves:
+    made: list[int] = []
+    for count, (text, at_ms) in enumerate(moves, start=1):
         state = engine.apply(state, engine.Move.parse(text))
         while len(reached) < engine.progress(state):
             reached.append(max(0, at_ms - start_ms))
-    return tuple(reached)
+            made.append(count)
+    return tuple(reached), tuple(made)
+
+
+def split(run: Run) -> tuple[bytes, bytes]:
+    """A run's storage form in two parts: all but its moves, and its moves."""
+    log: bytes = msgpack.packb(run.log)
+    return pack(replace(run, log=())), log
+
+
+def with_log(run: Run, log: bytes | None) -> Run:
+    """The run with its moves back (none if `log` is None)."""
+    if log is None:
+        return run
+    moves = tuple((str(text), int(at), str(move_id)) for text, at, move_id in msgpack.unpackb(log))
+    return replace(run, log=moves)
 
 
 def runs_of(
@@ -134,6 +154,7 @@ def run_of(
 ) -> Run:
     """One racer's run from its line of ``race_over``."""
     log = tuple((entry.move, entry.at_ms, entry.move_id) for entry in line.log)
+    reached, made = reached_times(variant, seed, [(text, at) for text, at, _ in log], start_ms)
     return Run(
         name=line.name,
         account=account,
@@ -144,7 +165,8 @@ def run_of(
         progress_at_ms=line.progress_at_ms,
         moves=line.moves,
         finished_at_ms=line.finished_at_ms,
-        reached=reached_times(variant, seed, [(text, at) for text, at, _ in log], start_ms),
+        reached=reached,
+        reached_moves=made,
         log=log,
         ranked=ranked,
     )

@@ -10,12 +10,12 @@ with the first one at the highest count of cards home both reached.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from protocol import ChallengeInfo, ChallengeRun, LogEntry, limits
 from server.challenges.records import Challenge, Run
 
-__all__ = ["behind_ms", "info", "is_closed", "ranked"]
+__all__ = ["behind_ms", "best", "info", "is_closed", "ranked"]
 
 
 def is_closed(challenge: Challenge, closed_ms: int | None, now_ms: int) -> bool:
@@ -26,6 +26,11 @@ def is_closed(challenge: Challenge, closed_ms: int | None, now_ms: int) -> bool:
 def ranked(runs: Sequence[Run]) -> list[Run]:
     """Best first; equal runs keep the order they were recorded in."""
     return sorted(runs, key=_order)
+
+
+def best(runs: Iterable[Run]) -> list[Run]:
+    """The runs the standings list: the best `MAX_CHALLENGE_RUNS` ranked ones."""
+    return ranked([run for run in runs if run.ranked])[: limits.MAX_CHALLENGE_RUNS]
 
 
 def _order(run: Run) -> tuple[int, int, int]:
@@ -55,9 +60,9 @@ def info(
     (`show_moves` shows them to a challenger who has finished)."""
     closed = is_closed(challenge, closed_ms, now_ms)
     standing = [run for run in runs if run.ranked]
-    best = ranked(standing)[: limits.MAX_CHALLENGE_RUNS]
+    listed = best(standing)
     moves = closed or show_moves
-    lines = tuple(_line(place, run, best[0], moves) for place, run in enumerate(best, start=1))
+    lines = tuple(_line(place, run, listed[0], moves) for place, run in enumerate(listed, 1))
     closes_at = (
         challenge.closes_at_ms if closed_ms is None else min(closed_ms, challenge.closes_at_ms)
     )

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from protocol import RaceOver
 from server import room_store
 from server.challenges import daily
-from server.challenges.records import Challenge, pack, run_of, unpack_challenge
+from server.challenges.records import Challenge, run_of, split, unpack_challenge
 from server.challenges.standings import is_closed
 from server.lifecycle import ghosts
 from server.lifecycle import race as races
@@ -70,7 +70,7 @@ async def _add(
         original=False,
         ranked=ranked,
     )
-    await services.store.add_run(challenge.code, run_id, pack(run))
+    await services.store.add_run(challenge.code, run_id, *split(run))
     day = daily.parse_code(challenge.code)
     if ranked and day is not None:
         await services.store.put_streak(player.account, _streak_step(day[1]))

@@ -55,7 +55,7 @@ async def join_challenge(
     }
     settings = challenge.settings.model_copy(update={"rated": False, "practice": False})
     count = min(config.challenge_ghosts, limits.MAX_GHOSTS)
-    ghosts = ghosts_for([unpack_run(run) for run in record.runs], count)
+    ghosts = ghosts_for([unpack_run(run) for _, run in record.runs], count)
     for _ in range(16):
         code = "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
         made = rooms.create(code, challenge.variant, settings, who.name, challenge.seed, **holder)

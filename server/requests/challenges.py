@@ -28,7 +28,16 @@ from protocol import (
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
 from server import room_store
 from server.challenges import standings
-from server.challenges.records import DAY_MS, Challenge, pack, runs_of, unpack_challenge, unpack_run
+from server.challenges.records import (
+    DAY_MS,
+    Challenge,
+    pack,
+    runs_of,
+    split,
+    unpack_challenge,
+    unpack_run,
+    with_log,
+)
 from server.conn.session import Session
 from server.lifecycle import race as races
 from server.lifecycle.rating import has_account
@@ -70,7 +79,7 @@ async def create_challenge(session: Session, message: CreateChallenge) -> Challe
         raced_by=tuple(p.account for p in room.players if has_account(p)),
     )
     made_runs = runs_of(over, room.players, room.variant, room.seed)
-    runs = {f"0-{place:03d}": pack(run) for place, run in enumerate(made_runs, start=1)}
+    runs = {f"0-{place:03d}": split(run) for place, run in enumerate(made_runs, start=1)}
     keep_ms = challenge.closes_at_ms - now + RETENTION_MS
     made = await store.create_challenge(
         challenge.code, pack(challenge), runs, room=code, race_no=room.race_no, keep_ms=keep_ms
@@ -124,9 +133,15 @@ async def challenge_info(
     if record is None:
         return None
     challenge = unpack_challenge(record.body)
-    runs = [unpack_run(run) for run in record.runs]
+    runs = {run_id: unpack_run(run) for run_id, run in record.runs}
     now = services.clock.now_ms()
-    return standings.info(challenge, runs, record.closed_ms, now, show_moves=show_moves)
+    if show_moves or standings.is_closed(challenge, record.closed_ms, now):
+        shown = {id(run) for run in standings.best(runs.values())}
+        logs = await services.store.run_logs(code, [i for i, r in runs.items() if id(r) in shown])
+        runs = {run_id: with_log(run, logs.get(run_id)) for run_id, run in runs.items()}
+    return standings.info(
+        challenge, list(runs.values()), record.closed_ms, now, show_moves=show_moves
+    )
 
 
 async def _info(services: Services, code: str, *, show_moves: bool = False) -> ChallengeInfo:

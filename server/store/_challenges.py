@@ -16,7 +16,7 @@ retry adds nothing. An account's ranked attempt is claimed the same way, once.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,11 +32,12 @@ CLAIM_TRIES = 8
 
 @dataclass(frozen=True)
 class ChallengeRecord:
-    """A challenge as stored: its packed body, when it was closed early, its runs."""
+    """A challenge as stored: its packed body, when it was closed early, its runs
+    without their moves (by run id, in recording order)."""
 
     body: bytes
     closed_ms: int | None
-    runs: tuple[bytes, ...]
+    runs: tuple[tuple[str, bytes], ...]
 
 
 class StoreChallenges(StoreReads):
@@ -47,7 +48,7 @@ class StoreChallenges(StoreReads):
         self,
         code: str,
         body: bytes,
-        runs: Mapping[str, bytes],
+        runs: Mapping[str, tuple[bytes, bytes]],
         *,
         room: str,
         race_no: int,
@@ -59,15 +60,17 @@ class StoreChallenges(StoreReads):
         pipe = self._client.pipeline(transaction=True)
         pipe.hset(keys.challenge, "body", body)
         if runs:
-            fields: dict[Any, Any] = dict(runs)
-            pipe.hset(keys.runs, mapping=fields)
-        pipe.pexpire(keys.challenge, keep_ms)
-        pipe.pexpire(keys.runs, keep_ms)
+            summaries: dict[Any, Any] = {run_id: parts[0] for run_id, parts in runs.items()}
+            logs: dict[Any, Any] = {run_id: parts[1] for run_id, parts in runs.items()}
+            pipe.hset(keys.runs, mapping=summaries)
+            pipe.hset(keys.logs, mapping=logs)
+        for key in (keys.challenge, keys.runs, keys.logs):
+            pipe.pexpire(key, keep_ms)
         await pipe.execute()
         pointer = self._names.room(room).challenge(race_no)
         if await self._client.set(pointer, code, nx=True, px=keep_ms):
             return code
-        await self._client.delete(keys.challenge, keys.runs)
+        await self._client.delete(keys.challenge, keys.runs, keys.logs)
         earlier: Any = await self._client.get(pointer)
         return code if earlier is None else bytes(earlier).decode()
 
@@ -88,8 +91,16 @@ class StoreChallenges(StoreReads):
         if body is None:
             return None
         closed_ms = None if closed is None else int(closed)
-        ordered = tuple(bytes(runs[run_id]) for run_id in sorted(runs))
+        ordered = tuple((bytes(run_id).decode(), bytes(runs[run_id])) for run_id in sorted(runs))
         return ChallengeRecord(bytes(body), closed_ms, ordered)
+
+    @translated
+    async def run_logs(self, code: str, run_ids: Sequence[str]) -> dict[str, bytes]:
+        """The moves of the runs named (packed), by run id; a run without any is left out."""
+        if not run_ids:
+            return {}
+        logs: list[Any] = await self._client.hmget(self._names.challenge(code).logs, list(run_ids))
+        return {run_id: bytes(log) for run_id, log in zip(run_ids, logs, strict=True) if log}
 
     @translated
     async def claim_ranked(self, code: str, account: str, run_id: str) -> bool:
@@ -106,13 +117,23 @@ class StoreChallenges(StoreReads):
         return holder is not None and bytes(holder).decode() == run_id
 
     @translated
-    async def add_run(self, code: str, run_id: str, run: bytes) -> bool:
-        """Add a run under `run_id` unless one is there already (a retry) or the
-        challenge is gone; whether it was added."""
+    async def add_run(self, code: str, run_id: str, run: bytes, log: bytes) -> bool:
+        """Add a run (and its moves) under `run_id` unless one is there already (a
+        retry) or the challenge is gone; whether it was added."""
         keys = self._names.challenge(code)
-        if not await self._client.exists(keys.challenge):
+        pipe = self._client.pipeline(transaction=True)
+        pipe.exists(keys.challenge)
+        pipe.pttl(keys.challenge)
+        exists, keep_ms = await pipe.execute()
+        if not exists:
             return False
-        added: int = await self._client.hsetnx(keys.runs, run_id, run)
+        pipe = self._client.pipeline(transaction=True)
+        pipe.hsetnx(keys.logs, run_id, log)
+        pipe.hsetnx(keys.runs, run_id, run)
+        if keep_ms > 0:
+            pipe.pexpire(keys.logs, keep_ms)
+            pipe.pexpire(keys.runs, keep_ms)
+        _, added, *_ = await pipe.execute()
         return bool(added)
 
     @translated
@@ -127,6 +148,7 @@ class StoreChallenges(StoreReads):
         pipe.hget(keys.challenge, "closed_ms")
         pipe.pexpire(keys.challenge, keep_ms)
         pipe.pexpire(keys.runs, keep_ms)
+        pipe.pexpire(keys.logs, keep_ms)
         pipe.pexpire(keys.ranked, keep_ms)
         _, closed, *_ = await pipe.execute()
         return None if closed is None else int(closed)

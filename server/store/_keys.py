@@ -47,7 +47,8 @@ one transaction writes them all; they expire together, a retention after it clos
     P{c:K}:challenge  hash: body (packed `server.challenges.records.Challenge`),
                       closed_ms (set once, when the creator closes it early)
     P{c:K}:runs       hash: run id (sorts in recording order) -> packed
-                      `server.challenges.records.Run`
+                      `server.challenges.records.Run`, without its moves
+    P{c:K}:logs       hash: run id -> the run's moves (packed), read only to show them
     P{c:K}:ranked     hash: account id -> run id of the account's ranked attempt
 
 A day's deal of a game is the challenge K = daily:<game>:<YYYY-MM-DD>, with no
@@ -223,6 +224,10 @@ class ChallengeKeys:
     @property
     def runs(self) -> str:
         return self.base + "runs"
+
+    @property
+    def logs(self) -> str:
+        return self.base + "logs"
 
     @property
     def ranked(self) -> str:

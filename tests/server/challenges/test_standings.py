@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from protocol import Settings
-from server.challenges.records import Challenge, Run, pack, unpack_challenge, unpack_run
+from server.challenges.records import (
+    Challenge,
+    Run,
+    pack,
+    split,
+    unpack_challenge,
+    unpack_run,
+    with_log,
+)
 from server.challenges.standings import behind_ms, info, is_closed, ranked
 
 START = 1_000_000
@@ -84,4 +92,7 @@ def test_records_round_trip() -> None:
     one = run("A", START, "won", 2, (5, 9), end=9)
     assert unpack_run(pack(one)) == one
     assert unpack_challenge(pack(CHALLENGE)) == CHALLENGE
+    summary, log = split(one)
+    assert unpack_run(summary).log == () and with_log(unpack_run(summary), log) == one
+    assert with_log(unpack_run(summary), None).log == ()
     assert unpack_challenge(pack(replace(CHALLENGE, raced_by=()))).raced_by == ()

@@ -146,7 +146,7 @@ async def test_the_creator_closes_it_and_every_run_replays(
     ann, bob = race.racers
     made = await ann.client.call(CreateChallenge)
     code = made.challenge.code
-    keys = [f"{key_prefix}{{c:{code}}}:{part}" for part in ("challenge", "runs")]
+    keys = [f"{key_prefix}{{c:{code}}}:{part}" for part in ("challenge", "runs", "logs")]
     for key in keys:
         kept = 7 * DAY_MS + RETENTION_MS
         assert kept - 10_000 < await raw.pttl(key) <= kept
