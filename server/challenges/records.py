@@ -48,7 +48,7 @@ class Challenge:
     key_digest: str
     """The sha256 hex of the key that closes it early (the creator's)."""
     raced_by: tuple[str, ...] = ()
-    """The accounts that raced the original race: they know the deal."""
+    """The accounts that raced or watched the original room: they know the deal."""
 
 
 @dataclass(frozen=True, slots=True)

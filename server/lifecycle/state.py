@@ -137,6 +137,9 @@ class Room:
     deal and settings are the challenge's and stay so."""
     ghosts: tuple[Ghost, ...] = ()
     """The challenge's runs this room races against."""
+    watched_by: tuple[str, ...] = ()
+    """The accounts that have watched the room as spectators, ever (they may have seen
+    its deals: `server.requests.challenges` keeps them out of its challenges' standings)."""
     runs_due: bool = False
     """The finished race's runs are not all added to its challenge yet
     (`server.race_flow.challenge_runs`); its deadline stays due until they are."""

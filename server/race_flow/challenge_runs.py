@@ -7,7 +7,7 @@ process died part way. Each step is safe to repeat: a run goes in under an id of
 its race and seat (HSETNX), and an account's ranked attempt is claimed once.
 
 A run is ranked (in the standings) when its racer is an account, not a bot, did
-not race the original race, has no ranked attempt at this challenge yet, and the
+not race or watch the original room, has no ranked attempt at this challenge yet, and the
 challenge was still open when the race ended; any other run is practice. A
 ranked run of a day's deal counts towards its account's daily streak.
 """

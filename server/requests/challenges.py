@@ -76,7 +76,7 @@ async def create_challenge(session: Session, message: CreateChallenge) -> Challe
         created_ms=now,
         closes_at_ms=now + message.days * DAY_MS,
         key_digest=_digest(key),
-        raced_by=tuple(p.account for p in room.players if has_account(p)),
+        raced_by=(*(p.account for p in room.players if has_account(p)), *room.watched_by),
     )
     made_runs = runs_of(over, room.players, room.variant, room.seed)
     runs = {f"0-{place:03d}": split(run) for place, run in enumerate(made_runs, start=1)}

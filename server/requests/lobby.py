@@ -124,7 +124,7 @@ async def join_room(session: Session, message: JoinRoom) -> Joined:
     def change(room: Room) -> Transition:
         nonlocal seat
         if who is None:
-            return presence.watch(room, token_hash(token), process)
+            return presence.watch(room, token_hash(token), process, session.account)
         provisional_races = session.services.config.provisional_races
         seat, result = rooms.join(
             room, who.name, process, token_hash(token), **who.seat(room.variant, provisional_races)

@@ -129,3 +129,22 @@ async def test_two_challengers_hours_apart_rank_once_each(
         after = await standings(await open_(), code)
     assert (after.total_runs, after.practice_runs) == (4, 3)
     assert after.runs == ranked.runs
+
+
+async def test_an_account_that_watched_the_original_race_does_not_rank(
+    race_server: RaceServer, clock: ManualClock
+) -> None:
+    pin_secrets(race_server, SEED)
+    services = race_server.services
+    async with opened_clients(Client.open, race_server) as open_:
+        signed_in = signing_in(open_, ["Wanda", "Xavier"])
+        wanda = await signed_in()
+        race, _ = await finished_race(open_, clock, watcher=wanda)
+        code = (await race.racers[0].client.call(CreateChallenge)).challenge.code
+        await wanda.call(Leave)
+        await challenge_runs.add_runs(services, await run_once(wanda, code, LINE[:4]))
+        xavier = await signed_in()
+        await challenge_runs.add_runs(services, await run_once(xavier, code, LINE[:1]))
+        board = await standings(await open_(), code)
+    assert [run.name for run in board.runs] == ["Ann", "Bob", "Xavier"]
+    assert board.practice_runs == 1

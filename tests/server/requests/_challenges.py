@@ -6,8 +6,9 @@ from __future__ import annotations
 import hashlib
 
 import engine
-from protocol import ChallengeInfo, RaceOver, Settings
+from protocol import ChallengeInfo, JoinRoom, RaceOver, Settings
 from server.clock import ManualClock
+from tests.server._client import Client
 from tests.server._players import (
     Connect,
     Race,
@@ -30,11 +31,17 @@ async def finished_race(
     clock: ManualClock,
     ann_moves: int = 4,
     settings: Settings | None = None,
+    watcher: Client | None = None,
 ) -> tuple[Race, RaceOver]:
     """Ann plays `ann_moves` greedy moves and Bob two, a clock step apart, then
-    whoever is still racing resigns (the whole line wins the deal)."""
+    whoever is still racing resigns (the whole line wins the deal); `watcher`
+    watches the room from before the start."""
     chosen = settings or Settings(countdown_s=1)
     race = await open_race(connect, GAME, ["Ann", "Bob"], chosen, watchers=0)
+    if watcher is not None:
+        joined = await watcher.call(JoinRoom, code=race.code, name="Watcher", role="spectator")
+        assert joined.type == "joined", joined
+        race.watchers.append(watcher)
     await start(race, SEED)
     ann, bob = race.racers
     for index, text in enumerate(LINE[:ann_moves]):
