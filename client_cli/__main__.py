@@ -21,7 +21,7 @@ from client_cli.session.resume import pick_seat
 from client_cli.session.session import Entry
 from client_cli.tui import RaceApp, pick_glyphs
 from client_cli.words.describe import sentence
-from protocol import CreateRoom, JoinRoom, Role
+from protocol import CreateRoom, JoinChallenge, JoinRoom, RaceDaily, Role
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +59,7 @@ async def run(options: Options, seats_dir: Path, accounts_file: Path | None = No
         return 1
     if account is not None:
         options = dataclasses.replace(options, name=account.name)
-    elif not options.name and options.action in ("create", "join"):
+    elif not options.name and options.action in ("create", "join", "challenge", "daily"):
         show(f"Give your name with --name NAME: no account is kept for {server}, so you play")
         show("as a guest (solrace account create NAME makes one).")
         return 2
@@ -131,6 +131,10 @@ def entry_request(options: Options) -> Entry:
     """How the session enters its room: create (with bots, or to practise), join or watch;
     a bot says it is one."""
     bot = options.action == "bot"
+    if options.action == "challenge":
+        return lambda id_: JoinChallenge(id=id_, code=options.code, name=options.name)
+    if options.action == "daily":
+        return lambda id_: RaceDaily(id=id_, variant=options.variant, name=options.name)
     if options.action in ("create", "practice") or options.variant:
         return lambda id_: CreateRoom(
             id=id_, variant=options.variant, name=options.name, settings=options.settings, bot=bot

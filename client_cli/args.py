@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from client_cli.bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
+from client_cli.records.challenges import add_challenge_commands
 from client_cli.records.options import (
     RecordCommand,
     RecordOptions,
@@ -37,7 +38,7 @@ DEFAULT_BOT_SPEED = 1.0
 """Moves a second: about a person's pace."""
 MAX_BOT_SPEED = RATE_PER_S / 2
 """Half the server's request rate, leaving room for a bot's other requests."""
-RoomAction = Literal["create", "join", "watch", "resume", "bot", "practice"]
+RoomAction = Literal["create", "join", "watch", "resume", "bot", "practice", "challenge", "daily"]
 Action = RoomAction | RecordCommand
 EXAMPLES = """\
 examples:
@@ -51,6 +52,9 @@ examples:
   solrace account create Ada                      an account: rooms are entered as Ada
   solrace history                                 your account's races
   solrace leaderboard little-forty                the game's best accounts
+  solrace challenge KSJ3FV                        race a challenge against its ghosts
+  solrace daily little-forty                      race the deal of the day
+  solrace daily --board                           the day's standings and your streak
 
 Once in a room, press ? for the keys and the move notation (t3 t7, w f, draw);
 with --plain (line mode), type help for the commands.
@@ -114,7 +118,11 @@ def parse_args(argv: list[str] | None = None) -> Options:
             practice=args.action == "practice",
             rated=rated,
         )
-    records = args.action in ("account", "history", "profile", "leaderboard")
+    records: RecordOptions | None = None
+    if args.action in ("account", "history", "profile", "leaderboard"):
+        records = record_options(args)
+    elif args.action == "daily" and args.board:
+        records = RecordOptions("daily", json=args.json, game=args.variant, day=args.day)
     return Options(
         action=args.action,
         server=args.server,
@@ -129,7 +137,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
         strategy=getattr(args, "strategy", DEFAULT_STRATEGY),
         account=getattr(args, "account", None),
         guest=getattr(args, "guest", False),
-        records=record_options(args) if records else None,
+        records=records,
     )
 
 
@@ -167,9 +175,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     resume.add_argument("code", type=room_code, nargs="?", help="the room to get back into")
     add_bot_commands(actions)
-    for action in (join, watch, resume):
+    racing = add_challenge_commands(actions, player_name, room_code, NAME_HELP)
+    for action in (join, watch, resume, *racing):
         _add_display(action)
-    for action in (join, watch, resume, actions.choices["create"], actions.choices["practice"]):
+    entering = (join, watch, resume, actions.choices["create"], actions.choices["practice"])
+    for action in (*entering, *racing):
         add_account_choice(action)
     add_record_commands(actions)
     return parser

@@ -89,6 +89,19 @@ RoomCode = Annotated[
         pattern=f"^[{limits.ROOM_CODE_ALPHABET}]+$",
     ),
 ]
+ChallengeCode = Annotated[
+    str,
+    StringConstraints(
+        max_length=limits.MAX_VARIANT_CHARS + 20,
+        pattern=(
+            f"^(?:[{limits.ROOM_CODE_ALPHABET}]{{{limits.ROOM_CODE_LENGTH}}}"
+            r"|daily:[a-z0-9-]+:\d{4}-\d{2}-\d{2})$"
+        ),
+    ),
+]
+"""A challenge's code: like a room code, or ``daily:<game>:<YYYY-MM-DD>`` for a day's deal."""
+DayText = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+"""A UTC day, ``YYYY-MM-DD``."""
 VariantKey = Annotated[
     str, StringConstraints(max_length=limits.MAX_VARIANT_CHARS), AfterValidator(_known_variant)
 ]

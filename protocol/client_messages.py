@@ -10,7 +10,9 @@ from protocol import limits
 from protocol._types import (
     AccountKey,
     AccountName,
+    ChallengeCode,
     ClientName,
+    DayText,
     Model,
     MoveId,
     MoveText,
@@ -201,6 +203,64 @@ class GetLeaderboard(Model):
     limit: PageSize = 20
 
 
+class CreateChallenge(Model):
+    """A racer of the room's finished race turns it into a challenge, open ``days``
+    days (docs/challenges.md)."""
+
+    type: Literal["create_challenge"] = "create_challenge"
+    id: RequestId
+    days: Annotated[int, Field(ge=1, le=limits.MAX_CHALLENGE_DAYS)] = limits.CHALLENGE_DAYS
+
+
+class GetChallenge(Model):
+    """Anyone: a challenge and its standings."""
+
+    type: Literal["get_challenge"] = "get_challenge"
+    id: RequestId
+    code: ChallengeCode
+
+
+class JoinChallenge(Model):
+    """Race a challenge: a new room (this connection seated as host, as with
+    ``create_room``) with the challenge's game and deal and its best runs as ghosts.
+    Friends join it by its room code and start together. Replies ``joined``."""
+
+    type: Literal["join_challenge"] = "join_challenge"
+    id: RequestId
+    code: ChallengeCode
+    name: Name
+
+
+class RaceDaily(Model):
+    """Race today's deal of ``variant`` (UTC day) as a challenge, against the day's best
+    runs so far as ghosts: as ``join_challenge`` of ``daily:<variant>:<day>``."""
+
+    type: Literal["daily"] = "daily"
+    id: RequestId
+    variant: VariantKey
+    name: Name
+
+
+class GetDaily(Model):
+    """Anyone: a day's deal of ``variant`` and its standings (``day`` ``None``: today,
+    UTC). A past day's seed is shown."""
+
+    type: Literal["get_daily"] = "get_daily"
+    id: RequestId
+    variant: VariantKey
+    day: DayText | None = None
+
+
+class CloseChallenge(Model):
+    """The creator closes a challenge early: its seed and every run's moves are shown.
+    ``key`` is the one ``challenge_created`` gave."""
+
+    type: Literal["close_challenge"] = "close_challenge"
+    id: RequestId
+    code: ChallengeCode
+    key: Token
+
+
 class Ping(Model):
     type: Literal["ping"] = "ping"
     id: RequestId
@@ -227,6 +287,12 @@ ClientMessage = Annotated[
     | GetProfile
     | GetHistory
     | GetLeaderboard
+    | CreateChallenge
+    | GetChallenge
+    | JoinChallenge
+    | CloseChallenge
+    | RaceDaily
+    | GetDaily
     | Ping,
     Field(discriminator="type"),
 ]

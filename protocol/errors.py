@@ -65,6 +65,18 @@ class ErrorCode(StrEnum):
     """No account has this name."""
     ACCOUNT_CONFIRM = "account/confirm"
     """``delete_account`` named another account than the signed-in one."""
+    CHALLENGE_NOT_FOUND = "challenge/not-found"
+    """No challenge has this code (or it closed longer ago than the server keeps it)."""
+    CHALLENGE_NOT_RACED = "challenge/not-raced"
+    """``create_challenge`` needs a finished race the caller raced in (seated in the
+    room now, which is ``finished``)."""
+    CHALLENGE_BAD_KEY = "challenge/bad-key"
+    """``close_challenge`` with a key that is not this challenge's."""
+    CHALLENGE_CLOSED = "challenge/closed"
+    """``join_challenge`` of a challenge that has closed (its deal is public now)."""
+    CHALLENGE_FIXED_ROOM = "challenge/fixed-room"
+    """A challenge room keeps the challenge's game, deal and settings: no
+    ``set_settings``, no ``rematch``."""
     AUTH_BAD_TOKEN = "auth/bad-token"
     """The resume token is unknown or its room has expired."""
     MOVE_INVALID = "move/invalid"

@@ -116,6 +116,22 @@ class ProgressMade(Model):
     outcome: PlayerOutcome
 
 
+class GhostProgress(Model):
+    """A challenge's recorded run, replayed by the server: its counters at the race
+    time it reached them (``at_ms`` is this race's start plus that race time). Never
+    its moves or board. ``outcome`` is ``playing`` until its last step."""
+
+    type: Literal["ghost_progress"] = "ghost_progress"
+    race_no: Annotated[int, Field(ge=1)]
+    ghost: Annotated[int, Field(ge=0, lt=limits.MAX_GHOSTS)]
+    name: Name
+    guest: bool
+    progress: Progress
+    moves: Version
+    outcome: PlayerOutcome
+    at_ms: TimeMs
+
+
 class PlayerFinished(Model):
     type: Literal["player_finished"] = "player_finished"
     seat: Seat
@@ -200,6 +216,7 @@ RoomEvent = Annotated[
     | Countdown
     | RaceStarted
     | ProgressMade
+    | GhostProgress
     | PlayerFinished
     | IdleWarning
     | BoardShown

@@ -49,3 +49,12 @@ IDLE_WARNING_S = 10
 """How long before an idle player's timeout the ``idle_warning`` event comes."""
 MIN_IDLE_LIMIT_S = 3 * IDLE_WARNING_S
 """The shortest idle limit a room may set."""
+
+CHALLENGE_DAYS = 7
+"""How long a challenge stays open unless its creator chooses otherwise."""
+MAX_CHALLENGE_DAYS = 30
+"""The longest a challenge may stay open."""
+MAX_CHALLENGE_RUNS = 100
+"""Runs a challenge reply lists at most (the best ones)."""
+MAX_GHOSTS = 16
+"""Ghosts a challenge race may have."""

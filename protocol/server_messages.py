@@ -10,6 +10,7 @@ from protocol import limits
 from protocol._types import (
     AccountKey,
     AccountName,
+    DayText,
     DurationMs,
     GameOutcome,
     Model,
@@ -28,6 +29,7 @@ from protocol._types import (
     Version,
 )
 from protocol.board import BoardView
+from protocol.challenges import ChallengeInfo
 from protocol.errors import ErrorCode
 from protocol.events import RaceOver, RoomEvent
 from protocol.models import Limits, RoomSnapshot
@@ -208,6 +210,38 @@ class LeaderboardReply(Model):
     """For a rating board: the rated races an account needs to appear on it."""
 
 
+class ChallengeCreated(Model):
+    """Reply to ``create_challenge``. ``key`` closes it early (``close_challenge``);
+    keep it. It is ``None`` when another racer of the race made its challenge first:
+    a race has one challenge, and this is it."""
+
+    type: Literal["challenge_created"] = "challenge_created"
+    id: RequestId
+    challenge: ChallengeInfo
+    key: Token | None = None
+
+
+class ChallengeReply(Model):
+    """Reply to ``get_challenge`` and ``close_challenge``."""
+
+    type: Literal["challenge"] = "challenge"
+    id: RequestId
+    challenge: ChallengeInfo
+
+
+class DailyBoard(Model):
+    """Reply to ``get_daily``: the day's deal as a challenge (code
+    ``daily:<game>:<day>``), and the signed-in account's daily streak."""
+
+    type: Literal["daily_board"] = "daily_board"
+    id: RequestId
+    day: DayText
+    challenge: ChallengeInfo
+    streak: Annotated[int, Field(ge=0)] | None = None
+    """UTC days in a row, up to today or yesterday, with a ranked daily run (any
+    game); ``None`` for a guest."""
+
+
 class GoingAway(Model):
     """The server is shutting down: reconnect (maybe to another server) and ``resume``."""
 
@@ -233,6 +267,9 @@ ServerMessage = Annotated[
     | ProfileReply
     | HistoryReply
     | LeaderboardReply
+    | ChallengeCreated
+    | ChallengeReply
+    | DailyBoard
     | GoingAway,
     Field(discriminator="type"),
 ]

@@ -83,6 +83,8 @@ class Config:
     """A rating is shown as provisional until the account has this many rated races of the game."""
     leaderboard_min_races: int = 5
     """Rated races of a game an account needs to appear on that game's leaderboard."""
+    challenge_ghosts: int = 3
+    """The best runs of a challenge a challenger races against as ghosts (docs/challenges.md)."""
 
 
 _DEFAULTS = Config()
@@ -207,6 +209,7 @@ _RATING_FLAGS = (
         "rated races of a game before an account is on its leaderboard",
         above=-1,
     ),
+    Flag("--challenge-ghosts", int, "challenge_ghosts", "ghosts in a challenge race", above=-1),
 )
 _LIMIT_FLAGS = (
     Flag(

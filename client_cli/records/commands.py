@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from client_cli.link.connection import ConnectFailed
 from client_cli.records.account import run_account
+from client_cli.records.challenges import daily_board
 from client_cli.records.desk import Desk
 from client_cli.records.options import RecordOptions
 from client_cli.records.reads import run_read
@@ -18,6 +19,8 @@ async def run_records(desk: Desk, options: RecordOptions) -> int:
     try:
         if options.command == "account":
             return await run_account(desk, options)
+        if options.command == "daily":
+            return await daily_board(desk, options)
         return await run_read(desk, options)
     except ConnectFailed as error:
         desk.warn(sentence(str(error)))

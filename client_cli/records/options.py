@@ -19,7 +19,7 @@ from protocol.limits import (
 PAGE_SIZE = 20
 """History races or leaderboard lines a page."""
 MAX_PAGES = MAX_HISTORY // PAGE_SIZE
-RecordCommand = Literal["account", "history", "profile", "leaderboard"]
+RecordCommand = Literal["account", "history", "profile", "leaderboard", "daily"]
 AccountStep = Literal["create", "show", "rename", "delete", "key", "import", "use"]
 KEY_HELP = (
     "An account has no password: its key, kept in $XDG_STATE_HOME/solrace/accounts.json"
@@ -43,6 +43,8 @@ class RecordOptions:
     game: str = ""
     page: int = 1
     deal: int | None = None
+    day: str | None = None
+    """For ``daily --board``: the day (``None``: today)."""
 
 
 def record_options(args: argparse.Namespace) -> RecordOptions:

@@ -20,6 +20,7 @@ WORDS = (
     "resign",
     "end",
     "rematch",
+    "challenge",
     "sync",
     "hint",
     "help",
@@ -38,6 +39,8 @@ Commands:
   resign            give up this race
   end               host only, during a race: end it now for everyone still racing
   rematch           host only, after a race: back to the lobby
+  challenge         after a race you raced in: make it a challenge others race
+                    later against your runs (a code to share)
   sync              fetch the room and your board afresh
   hint              practice rooms: the next move of a winning line, if the
                     server finds one within its budget

@@ -38,21 +38,26 @@ from client_cli.session.countdown import count_down
 from client_cli.session.digest import Digest
 from client_cli.session.saved_seats import SavedSeat
 from client_cli.session.seat_keeper import SeatKeeper
+from client_cli.words.challenges import challenge_made_text
 from client_cli.words.describe import describe_error, sentence
 from client_cli.words.solver_news import hint_text
 from engine import Move
 from protocol import (
     AskHint,
+    ChallengeCreated,
     ClientMessage,
+    CreateChallenge,
     CreateRoom,
     Error,
     ErrorCode,
     GoingAway,
     Hint,
+    JoinChallenge,
     Joined,
     JoinRoom,
     MakeMove,
     ProtocolError,
+    RaceDaily,
     Resume,
     Resumed,
     ServerMessage,
@@ -61,7 +66,7 @@ from protocol import (
 )
 
 Write = Callable[[str], None]
-Entry = Callable[[int], CreateRoom | JoinRoom | Resume]
+Entry = Callable[[int], CreateRoom | JoinRoom | JoinChallenge | RaceDaily | Resume]
 """Builds the request that enters the room, given its request id."""
 
 
@@ -148,6 +153,10 @@ class Session:
             await self.sync()
         elif word == "hint":
             await self.ask_hint()
+        elif word == "challenge":
+            reply = await self.call(CreateChallenge(id=self.pending.next_id()))
+            if isinstance(reply, ChallengeCreated):
+                self.write(challenge_made_text(reply))
         elif word:
             await self.call(word_request(word, self.pending.next_id()))
         return True
@@ -221,6 +230,8 @@ class Session:
         request = entry(self.pending.next_id())
         if isinstance(request, CreateRoom | JoinRoom):
             self.name, self.bot = request.name, request.bot
+        elif isinstance(request, JoinChallenge | RaceDaily):
+            self.name, self.bot = request.name, False
         else:
             self.tracker.token = request.token
         reply = await self.call(request)

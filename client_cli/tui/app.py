@@ -330,6 +330,10 @@ class RaceApp(App[int]):
         self.same_deal = same_deal
         self.do(lambda: self.session.execute("rematch"))
 
+    def challenge(self) -> None:
+        """Make the race just over a challenge; its code is noted (and printed on exit)."""
+        self.do(lambda: self.session.execute("challenge"))
+
 
 def _screen_for(app: RaceApp) -> str:
     room = app.session.tracker.room

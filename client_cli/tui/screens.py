@@ -123,6 +123,9 @@ class ResultsScreen(View):
         if event.character in ("m", "M"):
             event.stop()
             self.race.rematch(same_deal=event.character == "M")
+        elif event.character == "c":
+            event.stop()
+            self.race.challenge()
 
 
 class KeyClosedScreen(ModalScreen[AnswerT]):

@@ -225,5 +225,7 @@ def rows_taken(lines: list[Text], width: int) -> int:
 
 def results_keys(room: RoomSnapshot, you: int | None) -> str:
     if you is not None and room.host == you:
-        return "m: rematch, new deal   M: rematch, same public deal   ctrl+q: leave"
+        return "m: rematch, new deal   M: same public deal   c: challenge   ctrl+q: leave"
+    if you is not None:
+        return "waiting for the host to call a rematch   c: challenge   ctrl+q: leave"
     return "waiting for the host to call a rematch   ctrl+q: leave"

@@ -26,6 +26,7 @@ from protocol import (
     DealAnalysed,
     Error,
     ErrorCode,
+    GhostProgress,
     HostChanged,
     IdleWarning,
     MakeMove,
@@ -134,6 +135,27 @@ def _started(event: RaceStarted, room: RoomSnapshot, you: int | None) -> str:
     return f"Race {event.race_no}: GO! Time limit {limit}."
 
 
+def _ghost(event: GhostProgress, room: RoomSnapshot, you: int | None) -> str | None:
+    """A challenge's recorded run, shown at the race time it got there."""
+    guest = " (guest)" if event.guest else ""
+    who = f"Ghost {event.name}{guest}"
+    if event.outcome != "playing":
+        return f"{who} {_GHOST_ENDS[event.outcome]} with {event.progress} cards home."
+    if event.progress == 0 and event.moves == 0:
+        return f"{who} races along."
+    total = find_variant(room.variant).total
+    moves = "1 move" if event.moves == 1 else f"{event.moves} moves"
+    return f"{who} has {event.progress} of {total} cards home after {moves}."
+
+
+_GHOST_ENDS = {
+    "won": "won",
+    "stuck": "got stuck",
+    "resigned": "resigned",
+    "timeout": "ran out of time",
+}
+
+
 def _progress(event: ProgressMade, room: RoomSnapshot, you: int | None) -> str | None:
     if event.seat == you:
         return None
@@ -214,6 +236,7 @@ _TEXTS: dict[type[Any], Describe] = {
     Countdown: _countdown,
     RaceStarted: _started,
     ProgressMade: _progress,
+    GhostProgress: _ghost,
     PlayerFinished: _finished,
     IdleWarning: _idle,
     BoardShown: _untold,

@@ -53,11 +53,14 @@ go (a racer marked away, a spectator no longer counted), held by another process
 lost (the seat is gone, or taken under another token)."""
 
 
-def watch(room: Room, token: str, process: str) -> Transition:
-    """Count a spectator (any phase), or move their entry to `process` if counted."""
+def watch(room: Room, token: str, process: str, account: str = "") -> Transition:
+    """Count a spectator (any phase), or move their entry to `process` if counted;
+    `account`, the id of the account watching ('' for a guest), is remembered."""
     others = tuple(watcher for watcher in room.watchers if watcher.token != token)
     if len(others) == len(room.watchers) and len(others) >= MAX_SPECTATORS:
         raise RoomError(ErrorCode.ROOM_FULL, "no room for more spectators")
+    if account and account not in room.watched_by:
+        room = replace(room, watched_by=(*room.watched_by, account))
     return _counted(room, (*others, Watcher(token, process)))
 
 

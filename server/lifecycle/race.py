@@ -23,6 +23,7 @@ from typing import Literal
 import engine
 from protocol import BoardView, ErrorCode, HostEnd, events
 from protocol.limits import IDLE_WARNING_S
+from server.lifecycle import ghosts
 from server.lifecycle.ranking import PlayerStats, race_results, summary
 from server.lifecycle.rating import has_account
 from server.lifecycle.room import (
@@ -64,23 +65,29 @@ def deadline(room: Room) -> int | None:
     """
     if room.phase == "countdown":
         return room.start_at_ms
-    if room.phase == "finished" and room.records_due:
+    if room.phase == "finished" and (room.records_due or room.runs_due):
         return room.ended_at_ms
     if room.phase != "racing":
         return None
     first = _first_finish(room)
     limit_ms = _idle_limit_ms(room)
-    ends_at = _window(room)[1]
+    ends_at = _with_ghosts(room, _window(room)[1])
     if first is None or limit_ms is None or not _racing(room):
         return ends_at
     return min(ends_at, first + limit_ms - WARNING_MS)
+
+
+def _with_ghosts(room: Room, due: int) -> int:
+    """`due`, or the room's next ghost step if that comes first."""
+    step = ghosts.next_step_ms(room)
+    return due if step is None else min(due, step)
 
 
 def next_deadline(room: Room, last_moves: Mapping[int, int]) -> int | None:
     """`deadline`, exact for idle warnings and timeouts given each seat's last move (ms)."""
     if room.phase != "racing" or _idle_limit_ms(room) is None or _first_finish(room) is None:
         return deadline(room)
-    due = [_window(room)[1]]
+    due = [_with_ghosts(room, _window(room)[1])]
     for player in _racing(room):
         timeout, announced = _idle_timeout(room, player, last_moves), player.idle_timeout_ms
         warned = announced is not None and timeout <= announced
@@ -216,7 +223,14 @@ def finish_race(room: Room, stats: Mapping[int, PlayerStats], now_ms: int) -> Tr
         raise RoomError(ErrorCode.ROOM_WRONG_PHASE, "the race is not over")
     start_at, _ = _window(room)
     due = any(has_account(player) for player in room.players)
-    finished = replace(room, phase="finished", ended_at_ms=now_ms, records_due=due, plan=None)
+    finished = replace(
+        room,
+        phase="finished",
+        ended_at_ms=now_ms,
+        records_due=due,
+        plan=None,
+        runs_due=bool(room.challenge),
+    )
     return Transition(finished, (_race_over(finished, stats, start_at, now_ms),))
 
 
@@ -251,6 +265,7 @@ def rematch(room: Room, seat: int, secret: bytes, stats: Mapping[int, PlayerStat
     """
     require_host(room, seat)
     require_phase(room, "finished")
+    ghosts.require_ordinary(room)
     if room.records_due:
         raise RoomError(ErrorCode.SERVER_BUSY, "the race is still being recorded; try again")
     over = results(room, stats)

@@ -29,6 +29,7 @@ from protocol import (
     events,
 )
 from protocol.models import DealVerdict, RoomSnapshot, Settings
+from server.lifecycle import ghosts
 from server.lifecycle.ranking import PlayerStats, player_info
 from server.lifecycle.rating import changes
 from server.lifecycle.state import (
@@ -201,6 +202,7 @@ def set_settings(
     """
     require_host(room, seat)
     require_phase(room, "lobby")
+    ghosts.require_ordinary(room)
     if any(player.seat >= settings.max_players for player in room.players):
         raise RoomError(ErrorCode.ROOM_BAD_SETTINGS, "a seated player has a seat beyond max")
     if secret is None and needs_new_deal(room, variant, settings):

@@ -19,6 +19,7 @@ from protocol.models import DealVerdict, HostEnd, RaceSummary, Settings
 from server.lifecycle.rating import RacePlan
 
 __all__ = [
+    "Ghost",
     "Player",
     "Room",
     "RoomError",
@@ -80,6 +81,21 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
+class Ghost:
+    """A recorded run of a challenge the server replays in the room
+    (`server.lifecycle.ghosts`): progress only, at the race times recorded."""
+
+    name: str
+    guest: bool
+    steps: tuple[tuple[int, int, int], ...]
+    """Each step: race time (ms), cards home, moves made; the last is its finish."""
+    outcome: str
+    """How the run ended (shown with its last step)."""
+    shown: int = 0
+    """Steps already shown in this race."""
+
+
+@dataclass(frozen=True, slots=True)
 class Watcher:
     """A counted spectator: their token's hash and the server process holding their socket."""
 
@@ -116,6 +132,17 @@ class Room:
     (`server.lifecycle.recording`); its deadline stays due until they are."""
     plan: RacePlan | None = None
     """The finished race's records as first planned (`server.lifecycle.rating`)."""
+    challenge: str = ""
+    """The code of the challenge this room races ('' for an ordinary room); its game,
+    deal and settings are the challenge's and stay so."""
+    ghosts: tuple[Ghost, ...] = ()
+    """The challenge's runs this room races against."""
+    watched_by: tuple[str, ...] = ()
+    """The accounts that have watched the room as spectators, ever (they may have seen
+    its deals: `server.requests.challenges` keeps them out of its challenges' standings)."""
+    runs_due: bool = False
+    """The finished race's runs are not all added to its challenge yet
+    (`server.race_flow.challenge_runs`); its deadline stays due until they are."""
 
     @property
     def spectators(self) -> int:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from protocol import ErrorCode
 from server import room_store
+from server.lifecycle import ghosts
 from server.lifecycle import race as races
 from server.lifecycle.room import Room, RoomError, Transition
-from server.race_flow import records, settle
+from server.race_flow import challenge_runs, records, settle
 from server.services import Services
 from server.store import VersionConflict
 
@@ -49,12 +50,17 @@ async def on_deadline(services: Services, code: str) -> None:
         await settle.start(services, code, now)
     elif room.phase == "racing":
         await _racing(services, code, room, now)
-    elif room.phase == "finished" and room.records_due:
-        await records.record_race(services, code)
+    elif room.phase == "finished":
+        if room.records_due:
+            await records.record_race(services, code)
+        if room.runs_due:
+            await challenge_runs.add_runs(services, code)
     await _schedule_next(services, code)
 
 
 async def _racing(services: Services, code: str, room: Room, now: int) -> None:
+    if room.ghosts:
+        await room_store.update(services.store, code, lambda r: ghosts.play(r, now))
     await settle.reconcile(services, code, room)
     ends_at = races.time_limit(room)
     if now >= ends_at:

@@ -12,7 +12,7 @@ import engine
 from server import room_store
 from server.lifecycle import race as races
 from server.lifecycle.room import Room, Transition
-from server.race_flow import records, verdict
+from server.race_flow import challenge_runs, records, verdict
 from server.services import Services
 
 __all__ = ["close_race", "reconcile", "record_finish", "start"]
@@ -57,6 +57,7 @@ async def close_race(services: Services, code: str, now: int) -> None:
         await services.store.expire_room(code, services.config.finished_room_ttl_s)
         verdict.after_race(services, code, saved.room)
         records.after_race(services, code, saved.room)
+        challenge_runs.after_race(services, code, saved.room)
 
 
 async def reconcile(services: Services, code: str, room: Room) -> None:

@@ -22,13 +22,16 @@ from protocol import (
     ClientMessage,
     CreateRoom,
     ErrorCode,
+    GetDaily,
     Hello,
+    JoinChallenge,
     Joined,
     JoinRoom,
     Leave,
     Ok,
     Ping,
     Pong,
+    RaceDaily,
     RaceOver,
     Ready,
     RequestRematch,
@@ -47,7 +50,16 @@ from server.lifecycle import race as races
 from server.lifecycle import room as rooms
 from server.lifecycle.room import Room, RoomError, Transition
 from server.race_flow import records
-from server.requests import accounts, deals, hints, play, seating
+from server.requests import (
+    accounts,
+    challenge_rooms,
+    challenges,
+    daily,
+    deals,
+    hints,
+    play,
+    seating,
+)
 
 __all__ = ["current_snapshot", "disconnected", "handle"]
 
@@ -112,7 +124,7 @@ async def join_room(session: Session, message: JoinRoom) -> Joined:
     def change(room: Room) -> Transition:
         nonlocal seat
         if who is None:
-            return presence.watch(room, token_hash(token), process)
+            return presence.watch(room, token_hash(token), process, session.account)
         provisional_races = session.services.config.provisional_races
         seat, result = rooms.join(
             room, who.name, process, token_hash(token), **who.seat(room.variant, provisional_races)
@@ -380,4 +392,10 @@ HANDLERS: dict[type[Any], Handler] = {
     play.Resign: play.resign,
     play.EndRace: play.end_race,
     **accounts.HANDLERS,
+    **challenges.HANDLERS,
+    JoinChallenge: functools.partial(
+        challenge_rooms.join_challenge, enter=_enter, hash_token=token_hash
+    ),
+    RaceDaily: functools.partial(daily.race_daily, enter=_enter, hash_token=token_hash),
+    GetDaily: daily.get_daily,
 }

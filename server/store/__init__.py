@@ -8,6 +8,7 @@ means Redis could not serve the call.
 
 from server.store._account_reads import DealLine, HistoryPage, RatingLine, StoredRating
 from server.store._accounts import AccountRecord
+from server.store._challenges import ChallengeRecord
 from server.store._feed import FeedEvent, RoomFeed, RoomGap
 from server.store._records import DealWin, RatingMove, Recorded
 from server.store._store import Store
@@ -29,6 +30,7 @@ from server.store._types import (
 __all__ = [
     "AccountRecord",
     "AlreadyFinished",
+    "ChallengeRecord",
     "CommitResult",
     "DealLine",
     "DealWin",

@@ -150,7 +150,7 @@ class StoreAccounts(StoreAccountReads):
         await self._client.hset(keys.account, "deleting", "1")
         await self._leave_boards(account_id)
         done = [key async for key in self._client.scan_iter(match=_glob(keys.base) + "done:*")]
-        await self._client.unlink(keys.history, keys.best, keys.ratings, *done)
+        await self._client.unlink(keys.history, keys.best, keys.ratings, keys.daily, *done)
         await self._swap(self._names.index.name(found.name_digest), account_id, None)
         await self._swap(self._names.index.key(found.key_digest), account_id, None)
         await self._client.delete(keys.account)

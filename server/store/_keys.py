@@ -30,6 +30,7 @@ hex) keeps its keys under the hash tag {a:A}, so one script can change them all:
     P{a:A}:history   list, newest first, of packed `HistoryEntry` (server.accounts.codec),
                      trimmed to `MAX_HISTORY`
     P{a:A}:best      hash: "<game>:<deal number>" -> msgpack [elapsed_ms, at_ms]
+    P{a:A}:daily     hash: day (the last UTC day with a ranked daily run), streak
     P{a:A}:done:<R>  string, expiring: race R (room code, race no, start ms) is
                      recorded in this account already
 
@@ -39,6 +40,21 @@ Indexes, each its own tag so they spread over a cluster's slots:
     Pkey:{<K>}          string: account id of the account key whose sha256 hex is K
     Pboard:{<game>}     sorted set: account ids by rating (those with enough rated races)
     Pdeal:{<game>:<n>}  sorted set: account ids by their fastest win of public deal n (ms)
+
+A challenge (code K, docs/challenges.md) keeps its keys under the hash tag {c:K}, so
+one transaction writes them all; they expire together, a retention after it closes:
+
+    P{c:K}:challenge  hash: body (packed `server.challenges.records.Challenge`),
+                      closed_ms (set once, when the creator closes it early)
+    P{c:K}:runs       hash: run id (sorts in recording order) -> packed
+                      `server.challenges.records.Run`, without its moves
+    P{c:K}:logs       hash: run id -> the run's moves (packed), read only to show them
+    P{c:K}:ranked     hash: account id -> run id of the account's ranked attempt
+
+A day's deal of a game is the challenge K = daily:<game>:<YYYY-MM-DD>, with no
+pointer; Pdaily:secret holds the secret its seeds are made from (made once, kept).
+The race a challenge was made from points to it from the room's own slot, so a race has
+one challenge: P{C}:challenge:<race no> holds K (expiring with the challenge).
 
 Seats run from 0 to `SEATS` - 1; scripts that touch every seat's game get the keys
 of all of them (`RoomKeys.all_seats`), so each script declares every key it touches.
@@ -94,6 +110,10 @@ class RoomKeys:
     def player(self, seat: int) -> str:
         return f"{self.base}player:{seat}"
 
+    def challenge(self, race_no: int) -> str:
+        """The code of the challenge made from race `race_no` of the room."""
+        return f"{self.base}challenge:{race_no}"
+
     def log(self, seat: int) -> str:
         return f"{self.base}log:{seat}"
 
@@ -141,6 +161,14 @@ class StoreKeys:
     def index(self) -> IndexKeys:
         return IndexKeys(self.prefix)
 
+    def challenge(self, code: str) -> ChallengeKeys:
+        return ChallengeKeys(self.prefix, code)
+
+    @property
+    def daily_secret(self) -> str:
+        """The server's secret of daily deals (random bytes, made once, never shown)."""
+        return self.prefix + "daily:secret"
+
 
 @dataclass(frozen=True)
 class AccountKeys:
@@ -169,9 +197,41 @@ class AccountKeys:
     def best(self) -> str:
         return self.base + "best"
 
+    @property
+    def daily(self) -> str:
+        return self.base + "daily"
+
     def done(self, race: str) -> str:
         """The marker that race `race` is recorded in this account."""
         return f"{self.base}done:{race}"
+
+
+@dataclass(frozen=True)
+class ChallengeKeys:
+    """Key names of one challenge; see the module doc for what each holds."""
+
+    prefix: str
+    code: str
+
+    @cached_property
+    def base(self) -> str:
+        return f"{self.prefix}{{c:{self.code}}}:"
+
+    @property
+    def challenge(self) -> str:
+        return self.base + "challenge"
+
+    @property
+    def runs(self) -> str:
+        return self.base + "runs"
+
+    @property
+    def logs(self) -> str:
+        return self.base + "logs"
+
+    @property
+    def ranked(self) -> str:
+        return self.base + "ranked"
 
 
 @dataclass(frozen=True)

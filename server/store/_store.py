@@ -36,6 +36,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 
 from server.store import _lua_deadline, _lua_player, _lua_records, _lua_room
 from server.store._accounts import StoreAccounts
+from server.store._challenges import StoreChallenges
 from server.store._deadlines import StoreDeadlines
 from server.store._edge import translated
 from server.store._feed import Rejoined, RoomFeed, Sink
@@ -61,7 +62,7 @@ SCRIPTS = (
 )
 
 
-class Store(StoreAccounts, StoreDeadlines, StorePool, StoreRecords):
+class Store(StoreAccounts, StoreChallenges, StoreDeadlines, StorePool, StoreRecords):
     """The store speaks the domain; see the module doc for how it maps onto Redis."""
 
     def __init__(

@@ -259,6 +259,17 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         ends_at_ms=times,
         board=boards,
     ),
+    p.GhostProgress: st.builds(
+        p.GhostProgress,
+        race_no=st.integers(1, 1000),
+        ghost=st.integers(0, limits.MAX_GHOSTS - 1),
+        name=names,
+        guest=st.booleans(),
+        progress=progresses,
+        moves=versions,
+        outcome=player_outcomes,
+        at_ms=times,
+    ),
     p.ProgressMade: st.builds(
         p.ProgressMade, seat=seats, progress=progresses, moves=versions, outcome=player_outcomes
     ),
@@ -293,6 +304,37 @@ EVENTS: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     ),
 }
 events = st.one_of(list(EVENTS.values()))
+
+days = st.dates().map(lambda day: f"{day.year:04d}-{day.month:02d}-{day.day:02d}")
+challenge_codes = codes | st.builds(lambda variant, day: f"daily:{variant}:{day}", variants, days)
+challenge_runs = st.builds(
+    p.ChallengeRun,
+    place=st.integers(1, 10**6),
+    name=names,
+    guest=st.booleans(),
+    original=st.booleans(),
+    outcome=finish_outcomes,
+    progress=progresses,
+    progress_ms=times,
+    moves=versions,
+    elapsed_ms=times,
+    behind_ms=st.none() | st.integers(-(2**40), 2**40),
+    log=st.lists(log_entries, max_size=3).map(tuple),
+)
+challenge_infos = st.builds(
+    p.ChallengeInfo,
+    code=challenge_codes,
+    variant=variants,
+    deal_number=st.none() | deal_numbers,
+    seed_commit=digests,
+    created_ms=times,
+    closes_at_ms=times,
+    closed=st.booleans(),
+    seed=st.none() | seeds,
+    runs=st.lists(challenge_runs, max_size=3).map(tuple),
+    total_runs=st.integers(0, 10**6),
+    practice_runs=st.integers(0, 10**6),
+)
 
 CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     p.Hello: st.builds(p.Hello, id=ids, version=st.integers(0, 9), client=st.text(max_size=64)),
@@ -340,6 +382,14 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         offset=st.integers(0, 1_000_000),
         limit=st.integers(1, limits.MAX_PAGE),
     ),
+    p.CreateChallenge: st.builds(
+        p.CreateChallenge, id=ids, days=st.integers(1, limits.MAX_CHALLENGE_DAYS)
+    ),
+    p.GetChallenge: st.builds(p.GetChallenge, id=ids, code=codes),
+    p.JoinChallenge: st.builds(p.JoinChallenge, id=ids, code=challenge_codes, name=names),
+    p.RaceDaily: st.builds(p.RaceDaily, id=ids, variant=variants, name=names),
+    p.GetDaily: st.builds(p.GetDaily, id=ids, variant=variants, day=st.none() | days),
+    p.CloseChallenge: st.builds(p.CloseChallenge, id=ids, code=codes, key=tokens),
     p.Ping: st.builds(p.Ping, id=ids),
 }
 
@@ -421,6 +471,17 @@ SERVER: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         rows=st.lists(leaderboard_rows, max_size=3).map(tuple),
         total=st.integers(0, 10**6),
         min_races=st.integers(0, 100),
+    ),
+    p.ChallengeCreated: st.builds(
+        p.ChallengeCreated, id=ids, challenge=challenge_infos, key=st.none() | tokens
+    ),
+    p.ChallengeReply: st.builds(p.ChallengeReply, id=ids, challenge=challenge_infos),
+    p.DailyBoard: st.builds(
+        p.DailyBoard,
+        id=ids,
+        day=days,
+        challenge=challenge_infos,
+        streak=st.none() | st.integers(0, 10**4),
     ),
     p.GoingAway: st.builds(
         p.GoingAway, reconnect_in_ms=times, message=st.text(max_size=limits.MAX_MESSAGE_CHARS)

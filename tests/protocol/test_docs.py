@@ -82,6 +82,8 @@ RECORDS = [
     p.LeaderboardRow,
     p.RatingChange,
     p.SeatRating,
+    p.ChallengeRun,
+    p.ChallengeInfo,
 ]
 
 

@@ -129,7 +129,7 @@ def test_error_codes_are_area_slash_what_and_unique() -> None:
     assert len(values) == len(set(values))
     for value in values:
         area, _, what = value.partition("/")
-        assert area in {"proto", "room", "auth", "account", "move", "server"}
+        assert area in {"proto", "room", "auth", "account", "challenge", "move", "server"}
         assert what and what == what.lower()
 
 

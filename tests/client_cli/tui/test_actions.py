@@ -143,3 +143,20 @@ async def test_a_practice_room_is_never_made_rated(server_url: str, tmp_path: Pa
         assert "Rated:" not in text
         room = app.session.tracker.room
         assert room is not None and not room.settings.rated
+
+
+async def test_c_on_the_results_makes_the_race_a_challenge(
+    clock: ManualClock, server_url: str
+) -> None:
+    def entry(id_: int) -> CreateRoom:
+        return CreateRoom(id=id_, variant="little-forty", name="Ada", settings=SECRET)
+
+    app = RaceApp(server_url, entry, UNICODE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot, app, clock)
+        await pilot.press("x", "y")
+        text = await wait_for_text(pilot, "Ranked: winners first")
+        assert "c: challenge" in text
+        await pilot.press("c")
+        await wait_for_text(pilot, "others race this deal against your runs with")
+    assert "Its key closes it early" in app.notes[-1]
