@@ -74,7 +74,7 @@ def solve(state: GameState, budget: Budget) -> Verdict:
     """
     if is_won(state):
         return _won(state, [], 0)
-    game = Game.of(find_variant(state.variant))
+    game = Game.of(find_variant(state.variant, state.option))
     searches = _searches(state, game, budget.expired)
     full = searches[-1][0]
     turn = FIRST_SLICE
