@@ -37,8 +37,14 @@ _MAX_VARINT_BYTES = 5
 
 def to_bytes(state: GameState) -> bytes:
     """The storage form of ``state``."""
-    out = [FORMAT, _VARIANT_NUMBER[find_variant(state.variant, state.option).key], state.base_rank]
-    _put_varint(out, state.passes)
+    rules = find_variant(state.variant, state.option)
+    if rules.option:
+        out = [FORMAT_OPTION, _VARIANT_NUMBER[rules.key], _option_number(rules), state.base_rank]
+        _put_varint(out, state.passes)
+        _put_varint(out, state.home_at_redeal)
+    else:
+        out = [FORMAT, _VARIANT_NUMBER[rules.key], state.base_rank]
+        _put_varint(out, state.passes)
     out += map(_TOP_BYTE.get, state.foundations, state.foundations)
     for pile in (*state.tableau, state.stock, state.waste, state.reserve):
         if pile:
