@@ -22,8 +22,8 @@ from engine import (
 )
 from engine.codec import FORMAT, FORMAT_OPTION
 from engine.solver import Budget, solve
+from tests.engine._positions import BILLIE
 from tests.engine.test_rules_little_billie_unlimited import (
-    BILLIE,
     BLOCKED_FANS,
     HOME,
     UNLIMITED,
