@@ -108,11 +108,11 @@ class Rules:
 
     @property
     def deals(self) -> int:
-        """Most deals a game can have, the first included. Without a limit a
-        redeal is allowed only once a card has gone home since the last one
-        (none fits right after it, or the game is over), so at most one more
-        than there are cards."""
-        return self.total + 2 if self.redeals is None else self.redeals + 1
+        """Most deals a game can have, the first included. Without a limit each
+        redeal after the first needs a card gone home since the one before
+        (right after it none fits, or the game is over), and every redeal needs
+        a card left: at most ``total`` redeals."""
+        return self.total + 1 if self.redeals is None else self.redeals + 1
 
     def start_rank(self, index: int, base_rank: int) -> int:
         """First rank of foundation ``index`` in a game whose base rank is given."""
