@@ -23,7 +23,7 @@ def test_tiny_positions_under_the_option_get_the_exhaustive_verdict() -> None:
     assert set(results) == {"won", "unwinnable"}
 
 
-@pytest.mark.parametrize("deal", [6, 87])
+@pytest.mark.parametrize("deal", [6, 33, 61, 87])
 def test_whole_deals_proven_unwinnable_under_the_option_have_no_win(deal: int) -> None:
     game = new_game(BILLIE, b"deal:%d" % deal, UNLIMITED)
     assert check_against_exhaustive(game) == "unwinnable"
