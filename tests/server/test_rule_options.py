@@ -21,8 +21,10 @@ SEED = b"deal:1"
 
 
 @pytest.fixture
-async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
-    async with serve(store, clock) as server:
+async def race_server(
+    store: Store, clock: ManualClock, analysis_workers: int
+) -> AsyncIterator[RaceServer]:
+    async with serve(store, clock, analysis_workers=analysis_workers) as server:
         yield server
 
 
@@ -37,6 +39,7 @@ def first_moves_line(state: engine.GameState) -> list[str]:
     return moves
 
 
+@pytest.mark.solver_workers
 async def test_a_race_under_unlimited_redeals_is_won_past_the_second_redeal(
     connect: Connect, race_server: RaceServer
 ) -> None:
@@ -60,6 +63,8 @@ async def test_a_race_under_unlimited_redeals_is_won_past_the_second_redeal(
         replayed = engine.replay(BILLIE, SEED, moves, UNLIMITED)
         assert engine.progress(replayed) == result.progress
     assert bob.game is not None and bob.game.passes == 12
+    analysed = await race.watchers[0].wait_event("deal_analysed")
+    assert (analysed.verdict.verdict, analysed.verdict.line_moves) == ("won", len(won.moves))
     with pytest.raises(engine.IllegalMove, match="all 2 redeals"):
         engine.replay(BILLIE, SEED, blocked)  # the standard rules stop at the third
 
