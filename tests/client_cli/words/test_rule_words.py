@@ -48,7 +48,7 @@ def test_the_tui_lobby_names_the_rule_under_the_game() -> None:
     assert not any("Redeals" in line.plain for line in lobby_lines(room(), 0))
 
 
-def _over_and_moves() -> tuple[RaceOver, tuple[str, ...]]:
+def over_and_moves() -> tuple[RaceOver, tuple[str, ...]]:
     state, moves = engine.new_game(BILLIE, SEED, UNLIMITED), list[str]()
     while engine.outcome(state) is engine.Outcome.PLAYING:
         move = engine.legal_moves(state)[0]
@@ -61,7 +61,7 @@ def _over_and_moves() -> tuple[RaceOver, tuple[str, ...]]:
 
 
 def test_the_results_name_the_rule_and_replay_under_it() -> None:
-    over, moves = _over_and_moves()
+    over, moves = over_and_moves()
     assert moves.count("redeal") == 12
     shown = render_ranking(over, 104, rule=UNTIL_BLOCKED).splitlines()
     assert shown[:2] == ["Race 1 results:", UNTIL_BLOCKED]
