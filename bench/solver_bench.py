@@ -7,7 +7,8 @@ is the engine's validated `apply` calls per second on the same deals, so the
 ratio says how many engine moves one search step costs.
 
 Run: python -m bench.solver_bench [--deals N] [--budget S] [--first D] [--games G ...]
-(the 200-deal, 10-second measurement: --deals 200 --budget 10 --jobs 2)
+[--option O] (the 200-deal, 10-second measurement: --deals 200 --budget 10 --jobs 2;
+``--option unlimited-redeals --games little-billie`` for that rule option)
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine import VARIANT_KEYS, GameState, apply, legal_moves, new_game
+from engine import OPTION_KEYS, VARIANT_KEYS, GameState, apply, legal_moves, new_game
 from engine.solver import Budget, solve
 
 VERDICTS = ("won", "unwinnable", "undecided")
@@ -46,13 +47,14 @@ def deal_seed(deal: int) -> bytes:
     return b"deal:%d" % deal
 
 
-def solve_one(variant: str, deal: int, budget_s: float) -> Solved:
+def solve_one(variant: str, deal: int, budget_s: float, option: str = "") -> Solved:
     """Solve within ``budget_s`` seconds of this process's CPU time, so other
     load on the machine does not shrink the budget."""
     start = time.process_time()
     end = start + budget_s
     verdict = solve(
-        new_game(variant, deal_seed(deal)), Budget(expired=lambda: time.process_time() > end)
+        new_game(variant, deal_seed(deal), option),
+        Budget(expired=lambda: time.process_time() > end),
     )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return Solved(verdict.result, verdict.nodes, time.process_time() - start, peak_mb)
@@ -69,10 +71,13 @@ def applies_per_second(states: list[GameState], seconds: float = 0.5) -> float:
     return done / (time.process_time() - start)
 
 
-def measure(variant: str, deals: range, budget_s: float, jobs: int, each: bool) -> str:
+def measure(
+    variant: str, deals: range, budget_s: float, jobs: int, each: bool, *, option: str = ""
+) -> str:
     results: list[Solved] = []
+    count = len(deals)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        solved = pool.map(solve_one, [variant] * len(deals), deals, [budget_s] * len(deals))
+        solved = pool.map(solve_one, [variant] * count, deals, [budget_s] * count, [option] * count)
         for deal, result in zip(deals, solved, strict=True):
             results.append(result)
             if each:
@@ -99,10 +104,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="deals solved at once")
     parser.add_argument("--games", nargs="+", default=list(VARIANT_KEYS), choices=VARIANT_KEYS)
     parser.add_argument("--each", action="store_true", help="print each deal's verdict too")
+    parser.add_argument("--option", default="", choices=OPTION_KEYS, help="a rule option")
     args = parser.parse_args()
     deals = range(args.first, args.first + args.deals)
     print(
         f"solver, {args.deals} deals per variant from deal {args.first}, {args.budget:g} CPU s each"
+        + (f", rule option {args.option}" if args.option else "")
     )
     print(
         "targets at 10 s: "
@@ -114,7 +121,8 @@ def main() -> None:
         f"{'mean s':>8}{'nodes/s':>10}{'apply/s':>10}{'ratio':>7}{'peak MB':>9}"
     )
     for variant in args.games:
-        print(measure(variant, deals, args.budget, args.jobs, args.each), flush=True)
+        line = measure(variant, deals, args.budget, args.jobs, args.each, option=args.option)
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

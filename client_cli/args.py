@@ -22,7 +22,7 @@ from client_cli.records.options import (
     bounded,
     record_options,
 )
-from engine import VARIANT_KEYS
+from engine import VARIANT_KEYS, VARIANT_OPTIONS
 from protocol import Settings
 from protocol.limits import (
     MAX_DEAL_NUMBER,
@@ -107,6 +107,11 @@ def parse_args(argv: list[str] | None = None) -> Options:
         rated = getattr(args, "rated", False)
         if rated and args.deal is not None:
             parser.error("a rated race deals a secret deal; leave --deal out")
+        option = "unlimited-redeals" if args.unlimited_redeals else ""
+        if option and (
+            args.winnable_only or rated or option not in VARIANT_OPTIONS.get(args.variant or "", ())
+        ):
+            parser.error("--unlimited-redeals is for Little Billie, not winnable-only or rated")
         settings = Settings(
             max_players=seats,
             time_limit_s=args.time_limit,
@@ -117,6 +122,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
             winnable_only=args.winnable_only,
             practice=args.action == "practice",
             rated=rated,
+            rule_option=option,
         )
     records: RecordOptions | None = None
     if args.action in ("account", "history", "profile", "leaderboard"):
@@ -231,6 +237,11 @@ def add_room_settings(command: argparse.ArgumentParser) -> None:
         "--winnable-only",
         action="store_true",
         help="a secret deal the server's solver has proven winnable (from its pool)",
+    )
+    create.add_argument(
+        "--unlimited-redeals",
+        action="store_true",
+        help="Little Billie: redeal without limit until a redeal blocks the game",
     )
     create.add_argument(
         "--players",

@@ -11,14 +11,16 @@ from engine.moves import Move
 from engine.rules import Rules
 from engine.state import GameState
 from engine.status import Outcome, outcome, progress, wanted_cards
-from engine.variants import VARIANT_KEYS, find_variant
+from engine.variants import OPTION_KEYS, VARIANT_KEYS, VARIANT_OPTIONS, find_variant
 from engine.visible import PLACEHOLDER, game_from_view
 
 __all__ = [
     "DEAL_ALGO_VERSION",
     "HIDDEN_CARD",
+    "OPTION_KEYS",
     "PLACEHOLDER",
     "VARIANT_KEYS",
+    "VARIANT_OPTIONS",
     "EngineError",
     "GameState",
     "IllegalMove",

@@ -35,7 +35,8 @@ def deal_out(rules: Rules, cards: Sequence[int], seed: bytes) -> GameState:
         stock=stock,
         reserve=reserve,
         base_rank=base_rank,
-        seed=seed if rules.redeals else b"",
+        seed=seed if rules.has_redeal else b"",
+        option=rules.option,
     )
 
 

@@ -52,23 +52,38 @@ def redeal(rules: Rules, state: GameState) -> GameState:
         raise IllegalMove(_no_redeal(rules, state))
     cards = [card for pile in state.tableau for card in pile]
     order = redeal_order(rules, state.seed, state.passes + 1, cards)
-    return state.evolve(tableau=fans(rules, order), passes=state.passes + 1)
+    home = rules.total - len(cards) if rules.redeals is None else 0  # kept only where read
+    return state.evolve(tableau=fans(rules, order), passes=state.passes + 1, home_at_redeal=home)
 
 
 def can_redeal(rules: Rules, state: GameState) -> bool:
     """Redeals are left, cards are left, and no fan top fits a foundation."""
     cards = tops(state)
-    if state.passes >= rules.redeals or not cards:
+    if not cards or (rules.redeals is not None and state.passes >= rules.redeals):
         return False
     wanted = _foundation.wanted(rules, state)
-    return not any(card in wanted for card in cards)
+    return not any(card in wanted for card in cards) and not is_fresh_redeal(rules, state)
+
+
+def is_fresh_redeal(rules: Rules, state: GameState) -> bool:
+    """Whether, with redeals until blocked, a redeal was made and no card has
+    gone home since: then a fan top that fits is the only move, and without one
+    the redeal blocked the game. (A variant that redeals keeps every card not
+    home in its fans, so the fans tell the cards home.)"""
+    if rules.redeals is not None or not state.passes:
+        return False
+    return rules.total - sum(map(len, state.tableau)) == state.home_at_redeal
 
 
 def _no_redeal(rules: Rules, state: GameState) -> str:
-    if state.passes >= rules.redeals:
+    if rules.redeals is not None and state.passes >= rules.redeals:
         return f"all {rules.redeals} redeals are used"
     if not tops(state):
         return "no cards are left to redeal"
+    if is_fresh_redeal(rules, state) and not any(
+        card in _foundation.wanted(rules, state) for card in tops(state)
+    ):
+        return "the last redeal left no fan's top card fitting a foundation: the game is over"
     return "a fan's top card still fits a foundation; redeal only when none does"
 
 

@@ -9,6 +9,11 @@ Layout (format 1), one byte per card (see `engine.cards`):
   bit 7 set on a pile's last card, and an empty pile as the single byte 64;
 - the seed's length, then the seed (empty where the variant needs none).
 
+Format 2 is format 1 for a game under a rule option (`GameState.option`): the
+option's number (its place in the variant's `VARIANT_OPTIONS`, from 1) follows
+the variant number, and ``home_at_redeal`` follows passes, as a varint. A game
+under the standard rules is still written in format 1, byte for byte.
+
 A two-deck game stays under 200 bytes. Decoding checks everything it reads,
 so bad bytes raise `EngineError` instead of yielding an impossible state.
 """
@@ -20,9 +25,10 @@ from engine.deal import MAX_SEED_BYTES
 from engine.errors import EngineError
 from engine.rules import Rules
 from engine.state import EMPTY, GameState
-from engine.variants import VARIANT_KEYS, find_variant
+from engine.variants import VARIANT_KEYS, VARIANT_OPTIONS, find_variant
 
 FORMAT = 1
+FORMAT_OPTION = 2
 _LAST = 0x80
 _EMPTY_PILE = 0x40
 _EMPTY_TOP = 0xFF
@@ -31,8 +37,14 @@ _MAX_VARINT_BYTES = 5
 
 def to_bytes(state: GameState) -> bytes:
     """The storage form of ``state``."""
-    out = [FORMAT, _VARIANT_NUMBER[find_variant(state.variant).key], state.base_rank]
-    _put_varint(out, state.passes)
+    rules = find_variant(state.variant, state.option)
+    if rules.option:
+        out = [FORMAT_OPTION, _VARIANT_NUMBER[rules.key], _option_number(rules), state.base_rank]
+        _put_varint(out, state.passes)
+        _put_varint(out, state.home_at_redeal)
+    else:
+        out = [FORMAT, _VARIANT_NUMBER[rules.key], state.base_rank]
+        _put_varint(out, state.passes)
     out += map(_TOP_BYTE.get, state.foundations, state.foundations)
     for pile in (*state.tableau, state.stock, state.waste, state.reserve):
         if pile:
@@ -46,6 +58,12 @@ def to_bytes(state: GameState) -> bytes:
 
 
 _VARIANT_NUMBER = {key: number for number, key in enumerate(VARIANT_KEYS)}
+
+
+def _option_number(rules: Rules) -> int:
+    return VARIANT_OPTIONS[rules.key].index(rules.option) + 1
+
+
 _TOP_BYTE = {EMPTY: _EMPTY_TOP}
 """A foundation's top as a byte, where it is not its card."""
 
@@ -58,7 +76,7 @@ def from_bytes(data: bytes) -> GameState:
         raise EngineError("game state bytes end too soon") from None
     if end != len(data):
         raise EngineError("game state bytes run on past their end")
-    _check_cards(find_variant(state.variant), state)
+    _check_cards(find_variant(state.variant, state.option), state)
     return state
 
 
@@ -70,13 +88,21 @@ def _put_varint(out: list[int], value: int) -> None:
 
 
 def _read(data: bytes) -> tuple[GameState, int]:
-    if data[0] != FORMAT:
+    if data[0] not in (FORMAT, FORMAT_OPTION):
         raise EngineError(f"unknown game state format {data[0]}")
     if data[1] >= len(VARIANT_KEYS):
         raise EngineError(f"unknown variant number {data[1]}")
-    rules = find_variant(VARIANT_KEYS[data[1]])
-    base_rank = data[2]
-    passes, at = _read_varint(data, 3)
+    rules, at = find_variant(VARIANT_KEYS[data[1]]), 2
+    if data[0] == FORMAT_OPTION:
+        options = VARIANT_OPTIONS[rules.key]
+        if not 1 <= data[2] <= len(options):
+            raise EngineError(f"{rules.name} has no rule option number {data[2]}")
+        rules, at = find_variant(rules.key, options[data[2] - 1]), 3
+    base_rank = data[at]
+    passes, at = _read_varint(data, at + 1)
+    home_at_redeal = 0
+    if rules.option:
+        home_at_redeal, at = _read_varint(data, at)
     foundations = tuple(EMPTY if b == _EMPTY_TOP else b for b in data[at : at + rules.foundations])
     at += rules.foundations
     piles: list[tuple[int, ...]] = []
@@ -87,7 +113,17 @@ def _read(data: bytes) -> tuple[GameState, int]:
     at += 1 + data[at]
     stock, waste, reserve = piles[-3:]
     state = GameState(
-        rules.key, tuple(piles[:-3]), foundations, stock, waste, reserve, passes, base_rank, seed
+        rules.key,
+        tuple(piles[:-3]),
+        foundations,
+        stock,
+        waste,
+        reserve,
+        passes,
+        base_rank,
+        seed,
+        rules.option,
+        home_at_redeal,
     )
     _check_header(rules, state)
     return state, at
@@ -121,6 +157,8 @@ def _check_header(rules: Rules, state: GameState) -> None:
     allowed = rules.passes
     if allowed is not None and state.passes > allowed:
         raise EngineError(f"{state.passes} passes is more than {rules.name} allows")
+    if state.home_at_redeal > rules.total:
+        raise EngineError(f"{state.home_at_redeal} cards home is more than {rules.name} has")
     if len(state.seed) > MAX_SEED_BYTES:
         raise EngineError("the seed is too long")
     if len(state.foundations) != rules.foundations:

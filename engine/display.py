@@ -36,7 +36,7 @@ class View:
 
 def view(state: GameState) -> View:
     """The player's view of ``state``; safe to send to anyone."""
-    rules = find_variant(state.variant)
+    rules = find_variant(state.variant, state.option)
     allowed = rules.passes
     wanted, progress = _foundation.standing(rules, state)
     reserve = state.reserve

@@ -68,27 +68,27 @@ class TrackedGame:
     origins: Origins
 
     @classmethod
-    def start(cls, variant: str, seed: bytes) -> TrackedGame:
+    def start(cls, variant: str, seed: bytes, option: str = "") -> TrackedGame:
         """The deal of ``seed``, as `engine.new_game` makes it."""
-        return cls(new_game(variant, seed), dealt(find_variant(variant)))
+        return cls(new_game(variant, seed, option), dealt(find_variant(variant, option)))
 
     def apply(self, move: Move) -> TrackedGame:
         """The game after ``move``; raises as `engine.apply` does."""
         after = apply(self.state, move)
-        rules = find_variant(self.state.variant)
+        rules = find_variant(self.state.variant, self.state.option)
         return TrackedGame(after, follow(rules, self.state, move, after, self.origins))
 
 
 def seen(state: GameState) -> Seen:
     """What the racer whose game is ``state`` has seen of the deal's orders."""
-    rules = find_variant(state.variant)
+    rules = find_variant(state.variant, state.option)
     layout = Layout.of(rules)
     in_stock = rules.total - layout.reserve_end
     reserve = rules.reserve - len(state.reserve) + (1 if state.reserve else 0)
     return Seen(
         stock=in_stock if state.passes else in_stock - len(state.stock),
         reserve=reserve,
-        redeals=state.passes if rules.redeals else 0,
+        redeals=state.passes if rules.has_redeal else 0,
     )
 
 
@@ -111,7 +111,7 @@ def spectator_view(game: TrackedGame, known: Seen | None) -> View:
     full = view(game.state)
     if known is None:
         return full
-    shown = _shown(game.state.variant, known).__getitem__
+    shown = _shown(game.state.variant, game.state.option, known).__getitem__
     origins = game.origins
     tableau = tuple(map(_masked, full.tableau, origins.tableau, [shown] * len(full.tableau)))
     foundations = full.foundations
@@ -125,10 +125,11 @@ def spectator_view(game: TrackedGame, known: Seen | None) -> View:
 
 
 @lru_cache(maxsize=64)
-def _shown(variant: str, known: Seen) -> bytes:
+def _shown(variant: str, option: str, known: Seen) -> bytes:
     """Whether a card of each origin may be shown (1) or not (0), given what all
-    have seen: a table over every origin, made once per (variant, known)."""
-    rules = find_variant(variant)
+    have seen: a table over every origin of every deal the game can have, made
+    once per (variant, option, known)."""
+    rules = find_variant(variant, option)
     layout = Layout.of(rules)
     total = rules.total
 
@@ -142,7 +143,7 @@ def _shown(variant: str, known: Seen) -> bytes:
             return layout.reserve_end - 1 - position < known.reserve
         return position - layout.reserve_end < known.stock
 
-    return bytes(map(shown, range(total * (rules.redeals + 1))))
+    return bytes(map(shown, range(total * rules.deals)))
 
 
 def _masked(

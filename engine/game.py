@@ -20,17 +20,18 @@ _T = TypeVar("_T")
 Piles = tuple[tuple[int, ...], ...]
 
 
-def new_game(variant: str, seed: bytes) -> GameState:
-    """The deal of ``seed`` (1 to 64 bytes) for ``variant``."""
-    rules = find_variant(variant)
+def new_game(variant: str, seed: bytes, option: str = "") -> GameState:
+    """The deal of ``seed`` (1 to 64 bytes) for ``variant``, played under its rule
+    ``option`` (``""``: as ruled). An option changes rules, never the shuffles."""
+    rules = find_variant(variant, option)
     if not isinstance(seed, bytes) or not 1 <= len(seed) <= MAX_SEED_BYTES:
         raise EngineError(f"a seed is 1 to {MAX_SEED_BYTES} bytes")
     return deal_out(rules, shuffled_cards(seed, variant, "deal/0", rules.decks), seed)
 
 
-def replay(variant: str, seed: bytes, moves: Iterable[Move | str]) -> GameState:
+def replay(variant: str, seed: bytes, moves: Iterable[Move | str], option: str = "") -> GameState:
     """The deal of ``seed``, then each move in turn (as a `Move` or its text)."""
-    state = new_game(variant, seed)
+    state = new_game(variant, seed, option)
     for move in moves:
         state = apply(state, Move.parse(move) if isinstance(move, str) else move)
     return state
@@ -43,7 +44,7 @@ def apply(state: GameState, move: Move) -> GameState:
     Raises `InvalidMove` for a malformed move or one naming a pile or action
     the variant lacks, and `IllegalMove` when the move is not legal now.
     """
-    rules = find_variant(state.variant)
+    rules = find_variant(state.variant, state.option)
     action = move.action
     if action == "move":
         _check_shape(rules, move)
@@ -61,7 +62,7 @@ def apply(state: GameState, move: Move) -> GameState:
             raise InvalidMove(f"{rules.name} has no stock that deals a row onto the piles")
         return _stock.deal_row(state)
     if action == "redeal":
-        if not rules.redeals:
+        if not rules.has_redeal:
             raise InvalidMove(f"{rules.name} has no redeal")
         return _stock.redeal(rules, state)
     raise InvalidMove(f"unknown action {action!r}")
@@ -78,7 +79,7 @@ def play(state: GameState, move: Move) -> GameState:
     after = apply(state, move)
     if after is not state:  # `apply` hands back ``state`` itself for that move alone
         return after
-    rules, src = find_variant(state.variant), move.src_index
+    rules, src = find_variant(state.variant, state.option), move.src_index
     raise NoEffect(whole_pile_hint(rules, state.tableau[src], src, move.dst_index or 0))
 
 

@@ -18,7 +18,7 @@ from engine.variants import find_variant
 
 def legal_moves(state: GameState) -> list[Move]:
     """The moves `apply` accepts that change ``state``."""
-    rules = find_variant(state.variant)
+    rules = find_variant(state.variant, state.option)
     moves = _home_moves(rules, state)
     if rules.build is not None:
         moves += _run_moves(rules, state)
@@ -70,6 +70,6 @@ def _stock_moves(rules: Rules, state: GameState) -> list[Move]:
         return []
     if rules.stock == "deal":
         return [Move("deal")] if state.stock else []
-    if rules.redeals and _stock.can_redeal(rules, state):
+    if rules.has_redeal and _stock.can_redeal(rules, state):
         return [Move("redeal")]
     return []

@@ -51,8 +51,15 @@ class Rules:
     """Cards a draw turns onto the waste."""
     recycles: int | None = 0
     """Waste turn-overs allowed; ``None`` for no limit."""
-    redeals: int = 0
-    """Gather-and-redeal of the tableau allowed (Little Billie)."""
+    redeals: int | None = 0
+    """Gather-and-redeal of the tableau allowed (Little Billie); ``None`` for no
+    limit until blocked: a redeal after which no fan's top card fits any
+    foundation ends the game (`engine._stock.blocked_by_redeal`)."""
+    option: str = ""
+    """Which rule option of the variant these rules are: ``""`` for the rules as
+    docs/rules.md rules them, else a stable name from the variant's module
+    (`engine.variants.VARIANT_OPTIONS`). The key, and so every seeded shuffle,
+    is the variant's own."""
     stacks: bytes = field(init=False, repr=False, compare=False)
     """``stacks[lower * 52 + upper]`` is 1 when ``upper`` may lie on ``lower``."""
     takers: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
@@ -89,10 +96,23 @@ class Rules:
         return len(self.foundation_suits)
 
     @property
+    def has_redeal(self) -> bool:
+        """Whether the tableau may be gathered and dealt again."""
+        return self.redeals != 0
+
+    @property
     def passes(self) -> int | None:
         """Turn-overs or redeals allowed in all (what `GameState.passes`
         counts); ``None`` for no limit."""
-        return self.redeals if self.redeals else self.recycles
+        return self.redeals if self.has_redeal else self.recycles
+
+    @property
+    def deals(self) -> int:
+        """Most deals a game can have, the first included. Without a limit each
+        redeal after the first needs a card gone home since the one before
+        (right after it none fits, or the game is over), and every redeal needs
+        a card left: at most ``total`` redeals."""
+        return self.total + 1 if self.redeals is None else self.redeals + 1
 
     def start_rank(self, index: int, base_rank: int) -> int:
         """First rank of foundation ``index`` in a game whose base rank is given."""

@@ -31,17 +31,17 @@ class Outcome(StrEnum):
 
 def progress(state: GameState) -> int:
     """Cards on the foundations."""
-    return _foundation.standing(find_variant(state.variant), state)[1]
+    return _foundation.standing(find_variant(state.variant, state.option), state)[1]
 
 
 def wanted_cards(state: GameState) -> set[int]:
     """Every card some foundation would take now (wherever it lies)."""
-    return _foundation.wanted(find_variant(state.variant), state)
+    return _foundation.wanted(find_variant(state.variant, state.option), state)
 
 
 def outcome(state: GameState) -> Outcome:
     """Won, stuck, or still playing; cheap when a move is plainly left."""
-    rules = find_variant(state.variant)
+    rules = find_variant(state.variant, state.option)
     return judge(rules, state, _foundation.standing(rules, state)[0])
 
 
@@ -68,7 +68,7 @@ def judge(rules: Rules, state: GameState, wanted: AbstractSet[int]) -> Outcome:
         return Outcome.PLAYING
     if rules.build is not None and _run_fits(rules, state.tableau, fitting, empty):
         return Outcome.PLAYING
-    if rules.redeals and _stock.can_redeal(rules, state):
+    if rules.has_redeal and _stock.can_redeal(rules, state):
         return Outcome.PLAYING
     return Outcome.STUCK
 
@@ -79,7 +79,7 @@ def _judge_fans(rules: Rules, state: GameState, wanted: AbstractSet[int]) -> Out
     piles = (*state.tableau, state.waste, state.reserve)
     if not wanted.isdisjoint(map(_top, filter(None, piles))):
         return Outcome.PLAYING
-    if rules.redeals and _stock.can_redeal(rules, state):
+    if rules.has_redeal and _stock.can_redeal(rules, state):
         return Outcome.PLAYING
     return Outcome.STUCK
 

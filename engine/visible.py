@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from engine.cards import parse_card
 from engine.display import View
+from engine.rules import Rules
 from engine.state import EMPTY, GameState
-from engine.variants import find_variant
+from engine.status import Outcome
+from engine.variants import VARIANT_OPTIONS, find_variant
 
 PLACEHOLDER = 0
 """The card put where a face-down card lies: the ace of clubs. Any card would
@@ -29,13 +31,15 @@ def game_from_view(view: View) -> GameState:
     ``legal_moves`` of the result are the moves legal in the real game. Raises
     `UnknownVariant` for a bad variant key and `InvalidMove` for a bad card text.
     """
-    rules = find_variant(view.variant)
+    rules = _rules_shown(view)
     reserve = (PLACEHOLDER,) * view.reserve_hidden
     if view.reserve is not None:
         reserve += (parse_card(view.reserve),)
-    used = 0
+    used, home_at_redeal = 0, 0
     if rules.passes is not None and view.passes_left is not None:
         used = max(0, rules.passes - view.passes_left)
+    elif rules.redeals is None and view.outcome == Outcome.STUCK:
+        used, home_at_redeal = 1, view.progress  # a redeal blocked the game
     return GameState(
         variant=view.variant,
         tableau=tuple(_cards(pile) for pile in view.tableau),
@@ -45,7 +49,22 @@ def game_from_view(view: View) -> GameState:
         reserve=reserve,
         passes=used,
         base_rank=view.base_rank,
+        option=rules.option,
+        home_at_redeal=home_at_redeal,
     )
+
+
+def _rules_shown(view: View) -> Rules:
+    """The variant's rules, or its option without a pass limit where the view
+    says none is left to count (``passes_left`` is ``None``) and the standard
+    rules have one: the one thing a view tells of its rule option."""
+    rules = find_variant(view.variant)
+    if view.passes_left is None and rules.passes is not None:
+        for option in VARIANT_OPTIONS[rules.key]:
+            unlimited = find_variant(rules.key, option)
+            if unlimited.passes is None:
+                return unlimited
+    return rules
 
 
 def _cards(texts: tuple[str, ...]) -> tuple[int, ...]:

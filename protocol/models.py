@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
+from engine import OPTION_KEYS
 from protocol import limits
 from protocol._types import (
     Count,
@@ -31,6 +32,12 @@ from protocol._types import (
 from protocol.records import RatingChange
 
 
+def _known_option(name: str) -> str:
+    if name not in OPTION_KEYS:
+        raise ValueError(f"unknown rule option {name!r}; known: {', '.join(OPTION_KEYS[1:])}")
+    return name
+
+
 class Settings(Model):
     """What the host chooses in the lobby. Every field has a sensible default."""
 
@@ -53,6 +60,14 @@ class Settings(Model):
     """A race with two or more accounts racing changes their ratings
     (docs/accounts.md). Not in practice rooms nor on a public deal, which anyone
     may have played before."""
+    rule_option: Annotated[
+        str, Field(max_length=limits.MAX_VARIANT_CHARS), AfterValidator(_known_option)
+    ] = ""
+    """A rule option of the room's game (``engine.VARIANT_OPTIONS``; the server
+    refuses one the game lacks): ``""`` plays it as docs/rules.md rules it;
+    ``"unlimited-redeals"``, Little Billie only, redeals until blocked. The
+    deal is the same. Not with winnable-only or rated, which the standard
+    rules decide. Optional on the wire."""
 
     @model_validator(mode="after")
     def _one_deal_source(self) -> Settings:
@@ -62,6 +77,8 @@ class Settings(Model):
             raise ValueError("a practice room is never rated; leave one of them out")
         if self.rated and self.deal_number is not None:
             raise ValueError("a rated race deals a secret deal; leave deal_number out")
+        if self.rule_option and (self.winnable_only or self.rated):
+            raise ValueError("winnable-only and rated rooms play the standard rules")
         return self
 
 

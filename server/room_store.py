@@ -72,7 +72,7 @@ async def _start(
 ) -> list[int]:
     """Racing begins: every seat gets a fresh game of the race's deal, atomically."""
     room = result.room
-    deal = engine.new_game(room.variant, room.seed)
+    deal = engine.new_game(room.variant, room.seed, room.settings.rule_option)
     state = engine.to_bytes(deal)
     players = {player.seat: state for player in room.players}
     return await store.start_race(

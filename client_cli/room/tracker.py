@@ -22,6 +22,7 @@ from client_cli.room.verify import check_race
 from client_cli.room.visible import visible_moves
 from client_cli.words.describe import describe, standing_idle
 from client_cli.words.render import format_clock, player_name, render, render_ranking, render_room
+from client_cli.words.rule_words import redeal_rule
 from engine import find_variant
 from protocol import (
     BoardShown,
@@ -220,8 +221,10 @@ class Tracker:
         self.progress_news.clear()
         rules = find_variant(self.room.variant)
         deal = self.room.settings.deal_number
-        lines = [render_ranking(event, rules.total, self.room.rating_changes)]
-        lines += check_race(event, self.room.variant, deal, self.seat, self.board)
+        option = self.room.settings.rule_option
+        rule = redeal_rule(self.room.variant, option)
+        lines = [render_ranking(event, rules.total, self.room.rating_changes, rule)]
+        lines += check_race(event, self.room.variant, deal, self.seat, self.board, option=option)
         return lines
 
     def _spectator_boards(self) -> str:

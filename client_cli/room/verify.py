@@ -21,11 +21,14 @@ def check_race(
     deal_number: int | None = None,
     seat: int | None = None,
     board: BoardView | None = None,
+    *,
+    option: str = "",
 ) -> list[str]:
     """Lines saying what was checked and whether it held.
 
     ``seat`` and ``board`` are the caller's seat and last board: the replay
-    of their own log must end on exactly that board.
+    of their own log must end on exactly that board. ``option`` is the room's
+    rule option, under which the logs replay.
     """
     seed = bytes.fromhex(over.seed)
     lines = [_commit_line(seed, over.seed_commit)]
@@ -34,7 +37,8 @@ def check_race(
     for result in over.ranking:
         yours = result.seat == seat
         whose = "your" if yours else f"{result.name}'s"
-        lines.append(_replay_line(result, variant, seed, whose, board if yours else None))
+        own = board if yours else None
+        lines.append(_replay_line(result, (variant, option), seed, whose, own))
     return lines
 
 
@@ -55,11 +59,17 @@ def _deal_line(seed: bytes, deal_number: int) -> str:
 
 
 def _replay_line(
-    result: PlayerResult, variant: str, seed: bytes, whose: str, own: BoardView | None
+    result: PlayerResult,
+    game: tuple[str, str],
+    seed: bytes,
+    whose: str,
+    own: BoardView | None,
 ) -> str:
-    """`whose` names the player: "your", or their name's possessive."""
+    """`game` is the variant and rule option; `whose` names the player: "your", or
+    their name's possessive."""
+    variant, option = game
     try:
-        state = replay(variant, seed, (entry.move for entry in result.log))
+        state = replay(variant, seed, (entry.move for entry in result.log), option)
     except EngineError as error:
         return f"WARNING: {whose} moves do not replay: {error}"
     problem = _disagreement(result, state, own)

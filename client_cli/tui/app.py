@@ -237,7 +237,11 @@ class RaceApp(App[int]):
         assert tracker.room is not None
         self.over, self.state.held = over, None
         deal = tracker.room.settings.deal_number
-        self.checks = check_race(over, tracker.room.variant, deal, tracker.seat, tracker.board)
+        room = tracker.room
+        option = room.settings.rule_option
+        self.checks = check_race(
+            over, room.variant, deal, tracker.seat, tracker.board, option=option
+        )
 
     def _event(self, frame: EventFrame, lines: list[str]) -> None:
         event, tracker = frame.event, self.session.tracker

@@ -26,6 +26,7 @@ from client_cli.words.render import (
     seat_name,
     stopped_by_host,
 )
+from client_cli.words.rule_words import redeal_rule
 from engine import find_variant
 from protocol import (
     BoardShown,
@@ -94,6 +95,7 @@ def lobby_lines(room: RoomSnapshot, you: int | None, link: str | None = None) ->
         *([Text(f"Watch it in a browser: {link}", style="dim")] if link else []),
         Text(""),
         Text.assemble(("Game  ", "bold"), find_variant(room.variant).name, f"  ({deal})"),
+        *_rule_lines(room),
         Text(
             f"Seats {len(room.players)}/{settings.max_players}   time limit "
             f"{format_clock(settings.time_limit_s * 1000)}   countdown {settings.countdown_s} s"
@@ -177,6 +179,8 @@ def results_lines(
     race, if the host did), each account's rating change once ``room`` has them; then
     the replay checks."""
     lines = [Text(f"Race {over.race_no} results", style="bold")]
+    if room is not None:
+        lines += _rule_lines(room)
     if over.ended_by_host is not None:
         host = seat_name(over.ranking, over.ended_by_host.seat)
         lines.append(Text(host_end_text(over.ended_by_host, host), style="bold yellow"))
@@ -206,6 +210,12 @@ def results_lines(
     for check in checks:
         lines.append(Text(check, style="bold red" if check.startswith("WARNING") else "green"))
     return lines
+
+
+def _rule_lines(room: RoomSnapshot) -> list[Text]:
+    """The line naming the room's redeal rule, where its game redeals."""
+    rule = redeal_rule(room.variant, room.settings.rule_option)
+    return [Text(rule)] if rule else []
 
 
 def folded_checks(checks: list[str]) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from client_cli.words.ratings import identity, identity_width, rated_news, signed
+from client_cli.words.rule_words import redeal_rule
 from engine import Rules, find_variant
 from engine.cards import RANKS, SUITS
 from protocol import (
@@ -76,9 +77,11 @@ def foundation_note(rules: Rules, base_rank: int) -> str:
 def render_room(room: RoomSnapshot, you: int | None = None) -> str:
     """The room: code to share, settings, and one line per seat."""
     name = find_variant(room.variant).name
+    rule = redeal_rule(room.variant, room.settings.rule_option)
     lines = [
         f"Room {room.code} - {name} - race {room.race_no} - {room.phase}",
         _deal_line(room),
+        *([rule] if rule else []),
         _settings_line(room),
     ]
     total = find_variant(room.variant).total
@@ -92,12 +95,13 @@ def render_room(room: RoomSnapshot, you: int | None = None) -> str:
 
 
 def render_ranking(
-    over: RaceOver, total: int, changes: Sequence[RatingChange] | None = None
+    over: RaceOver, total: int, changes: Sequence[RatingChange] | None = None, rule: str = ""
 ) -> str:
     """Final ranking, best first: outcome, cards home, race time, moves, each account's
     rating change once the race is rated (then each new rating, in a sentence), and why
-    each player is below the one above; first, the host's early end, if any."""
-    lines = [f"Race {over.race_no} results:"]
+    each player is below the one above; first the rule line given (`redeal_rule`), then
+    the host's early end, if any."""
+    lines = [f"Race {over.race_no} results:", *([rule] if rule else [])]
     if over.ended_by_host is not None:
         host = seat_name(over.ranking, over.ended_by_host.seat)
         lines.append(host_end_text(over.ended_by_host, host))

@@ -22,6 +22,7 @@ from engine.solver._chains import NONE, Choices, Table, blocked, fewest_foundati
 from engine.solver._children import Moved
 from engine.solver._clear import can_clear
 from engine.state import GameState
+from engine.status import wanted_cards
 
 REDEAL = (Move("redeal"),)
 BYTE = [bytes((value,)) for value in range(256)]
@@ -125,7 +126,15 @@ class Fans:
             passes=deal.passes,
             base_rank=self.base_rank,
             seed=self.seed,
+            option=self.rules.option,
+            home_at_redeal=self.home_at_redeal(deal),
         )
+
+    def home_at_redeal(self, deal: Deal) -> int:
+        """`GameState.home_at_redeal` in ``deal``: kept only with redeals until blocked."""
+        if self.rules.redeals is not None or not deal.passes:
+            return 0
+        return self.rules.total - sum(map(len, deal.fans))
 
     def children(self, position: Position, _moved: Moved = None) -> list[Child]:
         """Moves home onto the chosen foundations (see `fewest_foundations`),
@@ -158,7 +167,8 @@ class Fans:
                 chosen = fewest_foundations(table, chains, moves, frozenset(blocks), self.chosen)
                 moves = [(fan, f) for fan, f in moves if chosen >> f & 1]
             return [self._child(position, fan, foundation) for fan, foundation in moves]
-        if deal.passes < self.rules.redeals and heights != deal.empty:
+        limit = self.rules.redeals
+        if (limit is None or deal.passes < limit) and heights != deal.empty:
             redealt = self.next_deal(position)
             if redealt is not None:
                 return [(REDEAL, redealt, None)]
@@ -172,7 +182,9 @@ class Fans:
 
     def next_deal(self, position: Position) -> Position | None:
         """The position after the next redeal, or None when that starts the
-        last deal and the last deal is lost (see `_lost`). Remembered by the
+        last deal and the last deal is lost (see `_lost`), or, with redeals
+        until blocked, when it leaves no fan's top card fitting (the game is
+        then over, see `engine._stock.is_fresh_redeal`). Remembered by the
         chains and the redeals used, which alone decide it (they decide the
         cards left, and the same cards left give the same fans): lines that
         empty the same cards in other orders meet the same redeal."""
@@ -180,7 +192,7 @@ class Fans:
         at = (chains, deal.passes)
         if at not in self.dealt:
             redealt = self.redealer.redealt(self.state(position))
-            if redealt.passes == self.rules.redeals and _lost(self.rules, redealt):
+            if _ends(self.rules, redealt):
                 self.dealt[at] = None
             else:
                 found = (redealt.tableau, redealt.passes)
@@ -195,17 +207,20 @@ class Redealer:
 
     def __init__(self, rules: Rules, seed: bytes) -> None:
         self.rules = rules
+        self.seed = seed
         self.places: list[list[int]] = []
-        for deal in range(1, rules.redeals + 1):
-            place = [0] * rules.total
-            for position, slot in enumerate(
-                permutation(seed, rules.key, f"deal/{deal}", rules.total)
-            ):
-                place[slot] = position
-            self.places.append(place)
+        """Per redeal (the first at 0), each slot's place in its order; drawn
+        as the search first reaches that redeal."""
 
     def redealt(self, state: GameState) -> GameState:
         """The fans after the next redeal (see `engine._stock.redeal_order`)."""
+        rules = self.rules
+        while len(self.places) <= state.passes:
+            place = [0] * rules.total
+            label = f"deal/{len(self.places) + 1}"
+            for position, slot in enumerate(permutation(self.seed, rules.key, label, rules.total)):
+                place[slot] = position
+            self.places.append(place)
         place = self.places[state.passes]
         copies = [0] * 52
         slots: list[int] = []
@@ -215,8 +230,19 @@ class Redealer:
                 copies[card] += 1
         slots.sort(key=place.__getitem__)
         return state.evolve(
-            tableau=fans(self.rules, [slot % 52 for slot in slots]), passes=state.passes + 1
+            tableau=fans(rules, [slot % 52 for slot in slots]),
+            passes=state.passes + 1,
+            home_at_redeal=rules.total - len(slots) if rules.redeals is None else 0,
         )
+
+
+def _ends(rules: Rules, redealt: GameState) -> bool:
+    """Whether the game is lost right after this redeal: it started the last
+    deal and that is lost, or (until blocked) no fan's top card fits."""
+    if rules.redeals is None:
+        wanted = wanted_cards(redealt)
+        return not any(pile[-1] in wanted for pile in redealt.tableau if pile)
+    return redealt.passes == rules.redeals and _lost(rules, redealt)
 
 
 def _lost(rules: Rules, last_deal: GameState) -> bool:

@@ -51,7 +51,7 @@ class Game:
             rules=rules,
             sort_piles=rules.stock != "deal",
             sort_foundations=alike and rules.foundation_suits[0] is None,
-            keep_passes=rules.passes is not None,
+            keep_passes=rules.passes is not None or rules.has_redeal,
             stock_cycle=rules.stock == "draw" and rules.recycles is None,
             stuck_cards=rules.decks == 1 and rules.empty_pile == "king" and rules.build is not None,
             quick=quick,

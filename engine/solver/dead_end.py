@@ -62,7 +62,7 @@ class _Walk:
     goes to the front (a 0-1 breadth-first order, shuffles costing one)."""
 
     def __init__(self, start: GameState, budget: Budget) -> None:
-        self.rules = find_variant(start.variant)
+        self.rules = find_variant(start.variant, start.option)
         self.limit = budget.nodes
         self.expired: Callable[[], bool] | None = budget.expired
         self.nodes = 0
@@ -124,7 +124,7 @@ def _shuffles(move: Move) -> bool:
 def position_key(rules: Rules, state: GameState) -> _Key:
     """Equal for positions with the same foundations that play alike."""
     piles = list(state.tableau)
-    if rules.build is not None and not rules.redeals:
+    if rules.build is not None and not rules.has_redeal:
         dealt_to = len(state.stock) if rules.stock == "deal" else 0
         piles[dealt_to:] = sorted(piles[dealt_to:])
     passes = state.passes if rules.passes is not None else 0

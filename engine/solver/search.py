@@ -74,7 +74,9 @@ def solve(state: GameState, budget: Budget) -> Verdict:
     """
     if is_won(state):
         return _won(state, [], 0)
-    game = Game.of(find_variant(state.variant))
+    if outcome(state) is Outcome.STUCK:  # e.g. a redeal that blocked the game
+        return Verdict("unwinnable", (), 0)
+    game = Game.of(find_variant(state.variant, state.option))
     searches = _searches(state, game, budget.expired)
     full = searches[-1][0]
     turn = FIRST_SLICE

@@ -1,8 +1,11 @@
 """Little Billie: two decks in 26 fans of four; only fan tops move, only home.
 
 Foundations 1-4 go up from Ace in clubs, diamonds, hearts, spades; 5-8 go
-down from King in the same suits. Two redeals of the remaining fans.
+down from King in the same suits. Two redeals of the remaining fans; the
+option ``"unlimited-redeals"`` redeals without limit until blocked.
 """
+
+from dataclasses import replace
 
 from engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from engine.rules import Rules
@@ -21,3 +24,9 @@ RULES = Rules(
     empty_pile="none",
     redeals=2,
 )
+
+UNLIMITED_REDEALS = replace(RULES, option="unlimited-redeals", redeals=None)
+"""The room option: a redeal whenever no fan's top card fits a foundation, as
+often as that happens, until a redeal leaves none fitting (docs/rules.md)."""
+
+OPTIONS = (UNLIMITED_REDEALS,)

@@ -54,7 +54,7 @@ class Spectate:
         self.hub, self.code, self.clock = hub, code, clock
         self.race_no = room.race_no
         self.delay_s = room.settings.spectator_delay_s
-        self.start = engine.TrackedGame.start(room.variant, room.seed)
+        self.start = engine.TrackedGame.start(room.variant, room.seed, room.settings.rule_option)
         self.games = {player.seat: Shown(self.start, 0, 0) for player in room.players}
         self.sent: dict[int, BoardView] = {}
         """The board each seat was last shown as, to every spectator."""

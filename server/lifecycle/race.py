@@ -169,7 +169,9 @@ def start(room: Room, now_ms: int) -> Transition:
         return Transition(room)
     room = replace(room, phase="racing")
     start_at, ends_at = _window(room)
-    board = BoardView.from_engine(engine.view(engine.new_game(room.variant, room.seed)))
+    board = BoardView.from_engine(
+        engine.view(engine.new_game(room.variant, room.seed, room.settings.rule_option))
+    )
     started = events.RaceStarted(
         race_no=room.race_no, start_at_ms=start_at, ends_at_ms=ends_at, board=board
     )

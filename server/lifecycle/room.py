@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+import engine
 from protocol import (
     ErrorCode,
     RatingChange,
@@ -61,6 +62,7 @@ __all__ = [
     "put_player",
     "require_host",
     "require_phase",
+    "require_rule_option",
     "set_ready",
     "set_settings",
     "snapshot",
@@ -94,6 +96,7 @@ def create(
         rating=rating,
         provisional=provisional,
     )
+    require_rule_option(variant, settings)
     room = Room(code, variant, settings, secret, host=0, players=(creator,))
     return Transition(room, (_joined(creator),))
 
@@ -176,6 +179,14 @@ def come_back(room: Room, seat: int, process: str, token: str) -> Transition:
     return Transition(room, (events.PlayerBack(seat=seat), *host_events))
 
 
+def require_rule_option(variant: str, settings: Settings) -> None:
+    """Refuse a rule option the game lacks (the protocol knows only that it exists)."""
+    try:
+        engine.find_variant(variant, settings.rule_option)
+    except engine.UnknownVariant as error:
+        raise RoomError(ErrorCode.ROOM_BAD_SETTINGS, str(error)) from None
+
+
 def needs_new_deal(room: Room, variant: str, settings: Settings) -> bool:
     """Whether these settings need a new secret: a winnable-only deal is proven for
     one game, so turning winnable-only on, or changing the game while it is on, does."""
@@ -205,6 +216,7 @@ def set_settings(
     ghosts.require_ordinary(room)
     if any(player.seat >= settings.max_players for player in room.players):
         raise RoomError(ErrorCode.ROOM_BAD_SETTINGS, "a seated player has a seat beyond max")
+    require_rule_option(variant, settings)
     if secret is None and needs_new_deal(room, variant, settings):
         raise RoomError(ErrorCode.SERVER_BUSY, "the room changed meanwhile; try again")
     players = tuple(_rated(replace(player, ready=False), ratings) for player in room.players)

@@ -24,7 +24,7 @@ async def start(services: Services, code: str, now: int) -> Room:
     room = saved.room
     if room.phase != "racing" or room.start_at_ms is None:
         return room
-    dealt = engine.new_game(room.variant, room.seed)
+    dealt = engine.new_game(room.variant, room.seed, room.settings.rule_option)
     if engine.outcome(dealt) is not engine.Outcome.STUCK:
         return room
     for player in room.players:

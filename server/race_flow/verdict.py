@@ -57,7 +57,9 @@ async def analyse(services: Services, code: str, room: Room) -> DealVerdict | No
     budget_s = services.config.verdict_budget_s
     job = jobs.deal_verdict
     try:
-        result, length = await services.analyst.run(job, room.variant, room.seed, budget_s)
+        result, length = await services.analyst.run(
+            job, room.variant, room.seed, budget_s, room.settings.rule_option
+        )
     except AnalysisBusy:
         services.metrics.solver_jobs.labels("verdict", "busy").inc()
         _log.info("no solver worker free; room %s race %d gets no verdict", code, room.race_no)

@@ -35,7 +35,7 @@ async def hint(session: Session, message: AskHint) -> Hint:
     job = jobs.winning_line
     try:
         result, line = await services.analyst.run(
-            job, room.variant, room.seed, tuple(played), budget_s
+            job, room.variant, room.seed, tuple(played), budget_s, room.settings.rule_option
         )
     except AnalysisBusy as busy:
         services.metrics.solver_jobs.labels("hint", "busy").inc()

@@ -21,19 +21,22 @@ from engine.solver.dead_end import Answer, reach_home
 __all__ = ["can_reach_home", "deal_verdict", "winning_line"]
 
 
-def deal_verdict(variant: str, seed: bytes, budget_s: float) -> tuple[str, int | None]:
-    """The solver's result on the deal from its first position, and the length
-    of the winning line it found (``None`` unless the result is ``"won"``)."""
-    result, line = winning_line(variant, seed, (), budget_s)
+def deal_verdict(
+    variant: str, seed: bytes, budget_s: float, option: str = ""
+) -> tuple[str, int | None]:
+    """The solver's result on the deal from its first position, under the room's
+    rule ``option``, and the length of the winning line it found (``None``
+    unless the result is ``"won"``)."""
+    result, line = winning_line(variant, seed, (), budget_s, option)
     return result, len(line) if result == "won" else None
 
 
 def winning_line(
-    variant: str, seed: bytes, moves: tuple[str, ...], budget_s: float
+    variant: str, seed: bytes, moves: tuple[str, ...], budget_s: float, option: str = ""
 ) -> tuple[str, tuple[str, ...]]:
     """The solver's result from the position after ``moves`` on the deal, with the
     winning line from there (empty unless the result is ``"won"``)."""
-    state = engine.replay(variant, seed, moves)
+    state = engine.replay(variant, seed, moves, option)
     verdict = solve(state, Budget(expired=_cpu_deadline(budget_s)))
     return verdict.result, verdict.moves
 

@@ -108,9 +108,10 @@ class Racer:
         self.game: engine.GameState | None = None
         """The true game, when the test knows the seed."""
 
-    def begin(self, started: RaceStarted, seed: bytes | None) -> None:
+    def begin(self, started: RaceStarted, seed: bytes | None, option: str = "") -> None:
         self.start, self.board, self.sent = started, started.board, []
-        self.game = None if seed is None else engine.new_game(started.board.variant, seed)
+        variant = started.board.variant
+        self.game = None if seed is None else engine.new_game(variant, seed, option)
         if self.game is not None:
             assert started.board == board_of(self.game)
 
@@ -245,7 +246,7 @@ async def wait_start(race: Race, seed: bytes | None = None) -> RaceStarted:
     starts = await _everyone(race, "race_started", lambda e: e.race_no == number)
     race.started = starts[0]
     for racer in race.racers:
-        racer.begin(race.started, seed or race.public_seed)
+        racer.begin(race.started, seed or race.public_seed, race.settings.rule_option)
     return race.started
 
 

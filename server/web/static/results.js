@@ -4,7 +4,7 @@
 
 import { boardHref, changeText, element, gameName, link, playerHref } from "./records.js";
 import { checkSeed, describeSeed } from "./seed.js";
-import { OUTCOMES, STOPPED, formatDuration, hostEndText, stoppedByHost } from "./words.js";
+import { OUTCOMES, STOPPED, formatDuration, hostEndText, redealRule, stoppedByHost } from "./words.js";
 
 let seedChecked = null;
 
@@ -76,6 +76,7 @@ export function renderResults(watch) {
   const ended = byId("ended");
   ended.hidden = watch.result?.ended_by_host == null;
   ended.textContent = ended.hidden ? "" : hostEndText(watch.result);
+  byId("rule").textContent = redealRule(room.variant, room.settings.rule_option ?? "");
   const changes = room.rating_changes ?? [];
   byId("rating-head").hidden = changes.length === 0;
   byId("ranking").replaceChildren(...resultRows(watch).map((line) => rankingRow(room, line, changes)));

@@ -4,7 +4,7 @@
 
 import { drawBoard } from "./board.js";
 import { renderResults } from "./results.js";
-import { GAMES, OUTCOMES, STOPPED, formatDuration, lastRaceLines, stoppedByHost } from "./words.js";
+import { GAMES, OUTCOMES, STOPPED, formatDuration, lastRaceLines, redealRule, stoppedByHost } from "./words.js";
 
 const drawn = new Map(); // seat -> the board object its panel shows
 let selected = null;
@@ -109,10 +109,14 @@ function bannerFor(room, result) {
     const seats = `${room.players.length} of ${room.settings.max_players} seats taken`;
     banner.append(element("strong", "", "In the lobby"), ` \u2014 ${seats}, ${waiting} not ready yet`);
     banner.append(element("span", "terms", termsText(room.settings)));
+    const rule = redealRule(room.variant, room.settings.rule_option ?? "");
+    if (rule !== "") banner.append(element("span", "terms", rule));
     if (room.last_race != null) banner.append(lastRaceFor(room.last_race));
   } else if (room.phase === "countdown") {
     banner.append(element("span", "", "Get set: the race starts in "), element("strong", "count-down", ""));
     banner.append(element("span", "terms", termsText(room.settings)));
+    const rule = redealRule(room.variant, room.settings.rule_option ?? "");
+    if (rule !== "") banner.append(element("span", "terms", rule));
     banner.append(element("span", "commit", `deal committed: ${room.seed_commit.slice(0, 16)}\u2026`));
   } else if (room.phase === "racing") {
     const racing = room.players.filter((player) => player.outcome === "playing").length;

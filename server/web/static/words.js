@@ -20,6 +20,20 @@ export const GAMES = {
 
 /** Cards in a game of each variant: what "all home" is. */
 export const CARDS = { "little-forty": 104, "little-milligan": 52, "little-billie": 104, "double-canfield-40": 104 };
+/** Redeals allowed in all by each game's standard rules, for the games that redeal. */
+const REDEALS = { "little-billie": 2 };
+
+/** The line naming a room's redeal rule under its rule option (docs/rules.md);
+ * "" for a game that never redeals. */
+export function redealRule(variant, option) {
+  if (!(variant in REDEALS)) return "";
+  if (option === "unlimited-redeals") {
+    return "Redeals: unlimited until blocked - redeal whenever no fan's top card fits;"
+      + " a redeal that leaves none fitting ends the game";
+  }
+  return `Redeals: ${REDEALS[variant]} in all, when no fan's top card fits (the standard rules)`;
+}
+
 /** How a racer's race ended, said before its race time. */
 const ENDINGS = {
   won: "won in",
