@@ -2,7 +2,7 @@
 // guest, rating), the host's terms, and the settings fields the host (and the create
 // form) fills in: game, deal, time limit, rated.
 
-import { GAMES, formatDuration } from "./words.js";
+import { GAMES, formatDuration, redealRule } from "./words.js";
 
 const byId = (id) => document.getElementById(id);
 
@@ -68,7 +68,13 @@ export function readSettings(fieldset, base) {
     rated: field("rated").checked,
   };
   if (settings.deal_number !== null) settings.winnable_only = false;
-  return { variant: field("variant").value, settings };
+  const variant = field("variant").value;
+  // Unlimited redeals are Little Billie's alone, and never rated: a game or a rated
+  // room that cannot have them plays the standard rules.
+  if ((settings.rule_option ?? "") !== "" && (redealRule(variant, "") === "" || settings.rated)) {
+    settings.rule_option = "";
+  }
+  return { variant, settings };
 }
 
 /** The race the host set up, in one line. */
@@ -80,6 +86,7 @@ export function termsText(room) {
   terms.push(settings.rated ? "rated" : "unrated");
   if (settings.idle_limit_s !== null) terms.push(`idle limit ${settings.idle_limit_s} s once someone has finished`);
   if (settings.practice) terms.push("practice room");
+  if ((settings.rule_option ?? "") !== "") terms.push(redealRule(room.variant, settings.rule_option));
   return terms.join(" \u00b7 ");
 }
 

@@ -112,3 +112,34 @@ async def test_the_clock_warns_at_60_and_10_seconds_left_once_each(tab: Tab) -> 
         [10, "10", "0:09 left"],
     ]
     assert found["said"] == ["60 seconds left", "10 seconds left"]
+
+
+SETTINGS = """async ([variant, rated]) => {
+  const lobby = await import("./static/lobby.js");
+  const fieldset = document.createElement("fieldset");
+  fieldset.innerHTML = `<select name="variant"><option value="${variant}" selected></option>
+    </select><input name="deal_number" value=""><input name="minutes" value="15">
+    <input name="max_players" value="4"><input type="checkbox" name="rated">`;
+  fieldset.querySelector('[name="rated"]').checked = rated;
+  const base = { max_players: 4, time_limit_s: 900, deal_number: null, winnable_only: false,
+    practice: false, rated: false, idle_limit_s: null, rule_option: "unlimited-redeals" };
+  const read = lobby.readSettings(fieldset, base);
+  return { option: read.settings.rule_option,
+    terms: lobby.termsText({ variant, settings: read.settings }) };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("variant", "rated", "kept"),
+    [
+        ("little-billie", False, True),
+        ("little-billie", True, False),
+        ("little-forty", False, False),
+    ],
+)
+async def test_unlimited_redeals_stay_only_where_a_room_may_have_them(
+    tab: Tab, variant: str, rated: bool, kept: bool
+) -> None:
+    found = await tab.run(SETTINGS, variant, rated)
+    assert found["option"] == ("unlimited-redeals" if kept else "")
+    assert ("Redeals: unlimited until blocked" in found["terms"]) is kept
