@@ -25,12 +25,20 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
-from client_cli.bots.strategy import DEFAULT_STRATEGY, BotStrategy, Tried, board_strategy, choose
+from client_cli.bots.levels import Level, think_time
+from client_cli.bots.strategy import (
+    DEFAULT_STRATEGY,
+    BotStrategy,
+    Tried,
+    board_strategy,
+    choose,
+    choose_at,
+)
 from client_cli.room.tracker import Tracker
 from client_cli.room.verify import check_race
 from client_cli.session.session import Entry, Session, Write
 from client_cli.words.render import render_ranking
-from engine import Move, find_variant
+from engine import Move, find_variant, game_from_view, legal_moves
 from protocol import BoardView, Error, ErrorCode, Hint, RoomSnapshot, ServerMessage
 
 DEFAULT_SPEED = 2.0
@@ -54,6 +62,9 @@ class BotPlan:
     rematches: bool = False
     """Stay seated after a race, to race again when the host calls a rematch;
     ``False``: one race, then the session ends."""
+    level: Level | None = None
+    """Play and pace by this level (see `client_cli.bots.levels`), ``speed``
+    then scaling its think times; ``None``: by ``strategy``, ``speed`` moves a second."""
 
 
 class Bot:
@@ -61,6 +72,10 @@ class Bot:
         self.session, self.plan, self.sleep = session, plan, sleep
         self.tried: Tried = set()
         self.rng = random.Random(plan.seed)
+        self.pace = random.Random(f"pace:{plan.seed}")
+        """Think times come from an RNG of their own: a bot's moves do not depend on its pace."""
+        self.choices = 1
+        """The legal moves of the board the bot last chose a move on."""
         self.readied: tuple[object, ...] | None = None
         """The race, game and settings the bot said ready for, until the room shows it
         ready (a change of game or settings makes everyone unready: it says so again)."""
@@ -80,11 +95,15 @@ class Bot:
             if line is None:
                 await news.wait()
                 continue
+            if self.plan.level is not None and line not in ("ready", "resign", "hint"):
+                await self.sleep(
+                    think_time(self.plan.level, self.choices, self.pace) / self.plan.speed
+                )
             yield line
             if _slowed_down(self.session.last_reply):
                 self._undo(line)
                 await self.sleep(SLOWED_DOWN_PAUSE_S)
-            elif line not in ("ready", "resign", "hint"):
+            elif self.plan.level is None and line not in ("ready", "resign", "hint"):
                 await self.sleep(1 / self.plan.speed)
 
     def _undo(self, line: str) -> None:
@@ -135,9 +154,7 @@ class Bot:
         if self._wants_hint(room, tracker.version):
             self.hinted = (room.race_no, tracker.version or 0)
             return "hint"
-        move = self._hinted_move(tracker.version) or choose(
-            board, self.tried, board_strategy(self.plan.strategy), self.rng
-        )
+        move = self._hinted_move(tracker.version) or self._own_move(board)
         if move is None:
             self.resigned = room.race_no
             return "resign"
@@ -145,9 +162,18 @@ class Bot:
         self.tried.add(self.last_try)
         return move.format()
 
+    def _own_move(self, board: BoardView) -> Move | None:
+        """The move the bot finds itself, by its level or its strategy."""
+        level = self.plan.level
+        if level is None:
+            return choose(board, self.tried, board_strategy(self.plan.strategy), self.rng)
+        self.choices = len(legal_moves(game_from_view(board.to_view())))
+        return choose_at(level, board, self.tried, self.rng)
+
     def _wants_hint(self, room: RoomSnapshot, version: int | None) -> bool:
         """Expert, in a practice room, and no hint asked for this board yet."""
-        if self.plan.strategy != "expert" or not room.settings.practice:
+        expert = self.plan.strategy == "expert" or self.plan.level == "expert"
+        if not expert or not room.settings.practice:
             return False
         return self.hinted != (room.race_no, version or 0)
 

@@ -37,6 +37,8 @@ from typing import Literal
 
 from client_cli.bots.careful import board_key, careful_class, may_rearrange
 from client_cli.bots.fans import fan_classes, is_fan_game
+from client_cli.bots.levels import SPECS, Level
+from client_cli.bots.strong import strong_move
 from engine import GameState, Move, apply, find_variant, game_from_view, legal_moves
 from protocol import BoardView
 
@@ -61,6 +63,39 @@ def choose(board: BoardView, tried: Tried, strategy: Strategy, rng: random.Rando
         return rng.choice(ranked)[1]
     best = min(kind for kind, _ in ranked)
     return rng.choice([move for kind, move in ranked if kind == best])
+
+
+def choose_at(level: Level, board: BoardView, tried: Tried, rng: random.Random) -> Move | None:
+    """The next move of a bot of ``level`` (an expert's where it has no hint),
+    slips included (see `client_cli.bots.levels`); ``None``: time to resign.
+
+    A slip never makes a bot resign early: a poor move is tried only while
+    a move of progress is left, and a miss only picks among such moves.
+    """
+    spec = SPECS[level]
+    if spec.play in ("strong", "expert") and not _is_fans(board):
+        found = strong_move(board, tried, rng)
+        if found is not None:
+            return found
+    play: Strategy = "greedy" if spec.play == "greedy" else "careful"
+    ranked = careful_moves(board, tried) if play == "careful" else progress_moves(board, tried)
+    if not ranked:
+        return None
+    slip = rng.random()
+    if slip < spec.poor:
+        return rng.choice(_untried_legal(board, tried))
+    kinds = sorted({kind for kind, _ in ranked})
+    kind = kinds[1] if slip < spec.poor + spec.miss and len(kinds) > 1 else kinds[0]
+    return rng.choice([move for each, move in ranked if each == kind])
+
+
+def _is_fans(board: BoardView) -> bool:
+    return is_fan_game(find_variant(board.variant))
+
+
+def _untried_legal(board: BoardView, tried: Tried) -> list[Move]:
+    game = game_from_view(board.to_view())
+    return [move for move in legal_moves(game) if (board, move.format()) not in tried]
 
 
 def board_strategy(strategy: BotStrategy) -> Strategy:
