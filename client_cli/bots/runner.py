@@ -34,6 +34,7 @@ from client_cli.bots.strategy import (
     choose,
     choose_at,
 )
+from client_cli.room import dead_end
 from client_cli.room.tracker import Tracker
 from client_cli.room.verify import check_race
 from client_cli.session.session import Entry, Session, Write
@@ -151,6 +152,9 @@ class Bot:
             return None
         if mine[0].outcome != "playing" or self.resigned == room.race_no:
             return None
+        if dead_end.holds(tracker):
+            self.resigned = room.race_no
+            return "resign"
         if self._wants_hint(room, tracker.version):
             self.hinted = (room.race_no, tracker.version or 0)
             return "hint"

@@ -38,7 +38,7 @@ from typing import Literal
 from client_cli.bots.careful import board_key, careful_class, may_rearrange
 from client_cli.bots.fans import fan_classes, is_fan_game
 from client_cli.bots.levels import SPECS, Level
-from client_cli.bots.strong import strong_move
+from client_cli.bots.strong import homeward_move, winning_move
 from engine import GameState, Move, apply, find_variant, game_from_view, legal_moves
 from protocol import BoardView
 
@@ -69,24 +69,32 @@ def choose_at(level: Level, board: BoardView, tried: Tried, rng: random.Random) 
     """The next move of a bot of ``level`` (an expert's where it has no hint),
     slips included (see `client_cli.bots.levels`); ``None``: time to resign.
 
-    A slip never makes a bot resign early: a poor move is tried only while
+    A searching level plays a sampled winning line's first move, unless that
+    is a stock action while careful has a move among the cards in sight: a
+    line through stock cards it guessed is the part of a sample least likely
+    to hold. A slip never makes a bot resign early: a poor move is tried only while
     a move of progress is left, and a miss only picks among such moves.
     """
     spec = SPECS[level]
-    if spec.play in ("strong", "expert") and not _is_fans(board):
-        found = strong_move(board, tried, rng)
-        if found is not None:
-            return found
+    searching = spec.play in ("strong", "expert") and not _is_fans(board)
     play: Strategy = "greedy" if spec.play == "greedy" else "careful"
     ranked = careful_moves(board, tried) if play == "careful" else progress_moves(board, tried)
+    found = winning_move(board, tried, rng) if searching else None
+    if found is not None and (found.action == "move" or not _in_sight(ranked)):
+        return found
     if not ranked:
-        return None
+        return homeward_move(board, tried, rng) if searching else None
     slip = rng.random()
     if slip < spec.poor:
         return rng.choice(_untried_legal(board, tried))
     kinds = sorted({kind for kind, _ in ranked})
     kind = kinds[1] if slip < spec.poor + spec.miss and len(kinds) > 1 else kinds[0]
     return rng.choice([move for each, move in ranked if each == kind])
+
+
+def _in_sight(ranked: list[tuple[int, Move]]) -> bool:
+    """Whether a move among the cards in sight (not a stock action) is ranked."""
+    return any(move.action == "move" for _, move in ranked)
 
 
 def _is_fans(board: BoardView) -> bool:

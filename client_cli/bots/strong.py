@@ -8,25 +8,32 @@ top fixes every card under it). Any order of them over the face-down places
 is a complete deal consistent with the board. The strong bot draws
 `SAMPLES` such deals from its own RNG, asks the solver for a winning line
 in each within `NODES` positions, and plays the first move most of those
-lines share. Everything it reads is the player's view, so its choice cannot
+lines share. When neither they nor careful's rules give a move, it asks for a
+line that puts one more card home (`reach_home`, the search behind the
+server's dead-end notice, within `REACH_NODES`), and plays the first move
+most of those share. Everything it reads is the player's view, so its choice cannot
 depend on the real order of the hidden cards (a test permutes them).
 
 A move already played from this board, or a move among face-up cards that
 leads back to a board already played from, is never chosen, so the bot
-cannot go round in circles. When no sample gives a line (the search found
-no progress in any), the bot plays as careful does, and resigns only when
-careful would: while a move it can find makes progress, it plays on.
+cannot go round in circles. When no sample gives a winning line, the bot
+plays as careful does (which, in the games that deal rows, beats following
+one-card-home lines); only when careful finds nothing does it follow the
+lines to one more card home, and it resigns when no sample gives one either:
+it never resigns while a move it can find leads to progress.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from client_cli.bots.careful import board_key
 from engine import GameState, Move, Rules, apply, find_variant, game_from_view, legal_moves, view
 from engine.cards import CARDS_PER_DECK
 from engine.solver import Budget, solve
+from engine.solver.dead_end import reach_home
 from engine.state import EMPTY
 from protocol import BoardView
 
@@ -34,24 +41,52 @@ SAMPLES = 6
 """Deals drawn per move."""
 NODES = 1500
 """Positions the solver may expand per sample."""
+REACH_NODES = 3000
+"""Positions the search for one more card home may expand per sample."""
 FACE_UP_SOURCES = ("t", "w")
 """Moves from these piles show no hidden card: their result is a true board."""
 
 Tried = set[tuple[BoardView, str]]
 
 
-def strong_move(board: BoardView, tried: Tried, rng: random.Random) -> Move | None:
+Search = Callable[[GameState], tuple[str, ...]]
+"""A search of one complete deal: the line it finds, or none."""
+
+
+def winning_move(board: BoardView, tried: Tried, rng: random.Random) -> Move | None:
     """The move most winning lines of the sampled deals start with, or ``None``
-    when no sample gives a line (the caller plays careful then)."""
+    when no sample gives one."""
+    return _sampled_move(board, tried, rng, _winning_line)
+
+
+def homeward_move(board: BoardView, tried: Tried, rng: random.Random) -> Move | None:
+    """The move most lines to one more card home of the sampled deals start
+    with, or ``None`` when no sample gives one (no progress found)."""
+    return _sampled_move(board, tried, rng, _homeward_line)
+
+
+def _winning_line(sample: GameState) -> tuple[str, ...]:
+    verdict = solve(sample, Budget(nodes=NODES))
+    return verdict.moves if verdict.result == "won" else ()
+
+
+def _homeward_line(sample: GameState) -> tuple[str, ...]:
+    reach = reach_home(sample, Budget(nodes=REACH_NODES))
+    return reach.moves if reach.answer == "can" else ()
+
+
+def _sampled_move(
+    board: BoardView, tried: Tried, rng: random.Random, search: Search
+) -> Move | None:
     game = game_from_view(board.to_view())
     allowed = _allowed(board, game, tried)
     if not allowed:
         return None
     votes: Counter[str] = Counter()
     for sample in sample_deals(game, rng, SAMPLES):
-        verdict = solve(sample, Budget(nodes=NODES))
-        if verdict.result == "won" and verdict.moves[0] in allowed:
-            votes[verdict.moves[0]] += 1
+        line = search(sample)
+        if line and line[0] in allowed:
+            votes[line[0]] += 1
     if not votes:
         return None
     top = max(votes.values())
