@@ -96,16 +96,20 @@ class Bot:
             if line is None:
                 await news.wait()
                 continue
-            if self.plan.level is not None and line not in ("ready", "resign", "hint"):
-                await self.sleep(
-                    think_time(self.plan.level, self.choices, self.pace) / self.plan.speed
-                )
+            if line not in ("ready", "resign", "hint"):
+                await self.think()
             yield line
             if _slowed_down(self.session.last_reply):
                 self._undo(line)
                 await self.sleep(SLOWED_DOWN_PAUSE_S)
             elif self.plan.level is None and line not in ("ready", "resign", "hint"):
                 await self.sleep(1 / self.plan.speed)
+
+    async def think(self) -> None:
+        """A levelled bot's pause before a move: its level's think time for the
+        board's number of choices, sped up ``speed`` times."""
+        if self.plan.level is not None:
+            await self.sleep(think_time(self.plan.level, self.choices, self.pace) / self.plan.speed)
 
     def _undo(self, line: str) -> None:
         """The server did not take ``line`` (too many requests): let it be sent again."""

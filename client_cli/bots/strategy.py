@@ -72,7 +72,9 @@ def choose_at(level: Level, board: BoardView, tried: Tried, rng: random.Random) 
     A searching level plays a sampled winning line's first move, unless that
     is a stock action while careful has a move among the cards in sight: a
     line through stock cards it guessed is the part of a sample least likely
-    to hold. A slip never makes a bot resign early: a poor move is tried only while
+    to hold. Out of ranked moves, every level follows a sampled line to one
+    more card home (`homeward_move`) before it resigns. A slip never makes a
+    bot resign early: a poor move is tried only while
     a move of progress is left, and a miss only picks among such moves.
     """
     spec = SPECS[level]
@@ -83,7 +85,7 @@ def choose_at(level: Level, board: BoardView, tried: Tried, rng: random.Random) 
     if found is not None and (found.action == "move" or not _in_sight(ranked)):
         return found
     if not ranked:
-        return homeward_move(board, tried, rng) if searching else None
+        return None if _is_fans(board) else homeward_move(board, tried, rng)
     slip = rng.random()
     if slip < spec.poor:
         return rng.choice(_untried_legal(board, tried))
