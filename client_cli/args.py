@@ -11,8 +11,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Literal
 
-from client_cli.bots.levels import LEVELS, Level, parse_level
-from client_cli.bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
+from bots.levels import LEVELS, Level, parse_level
+from bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
 from client_cli.records.options import (
     RecordCommand,
     RecordOptions,

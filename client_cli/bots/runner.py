@@ -25,8 +25,8 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
-from client_cli.bots.levels import Level, think_time
-from client_cli.bots.strategy import (
+from bots.levels import Level, think_time
+from bots.strategy import (
     DEFAULT_STRATEGY,
     BotStrategy,
     Tried,
@@ -64,7 +64,7 @@ class BotPlan:
     """Stay seated after a race, to race again when the host calls a rematch;
     ``False``: one race, then the session ends."""
     level: Level | None = None
-    """Play and pace by this level (see `client_cli.bots.levels`), ``speed``
+    """Play and pace by this level (see `bots.levels`), ``speed``
     then scaling its think times; ``None``: by ``strategy``, ``speed`` moves a second."""
 
 

@@ -8,9 +8,9 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
-from client_cli.bots.levels import Level, level_name
+from bots.levels import Level, level_name
+from bots.strategy import DEFAULT_STRATEGY
 from client_cli.bots.runner import BotPlan, run_bot
-from client_cli.bots.strategy import DEFAULT_STRATEGY
 from client_cli.room.tracker import Tracker
 from client_cli.session.saved_seats import SavedSeat
 from client_cli.session.seat_keeper import Team

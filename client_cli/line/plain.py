@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from client_cli.bots.levels import Level
+from bots.levels import Level
 from client_cli.bots.team import BotTeam
 from client_cli.line.keyboard import typed_lines
 from client_cli.session.saved_seats import SavedSeat

@@ -19,7 +19,7 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from client_cli.bots.levels import Level
+from bots.levels import Level
 from client_cli.bots.runner import DEFAULT_SPEED
 from client_cli.bots.team import BotTeam
 from client_cli.room.verify import check_race

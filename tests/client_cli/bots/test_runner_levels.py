@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from client_cli.bots.levels import LEVELS, Level, level_name
+from bots.levels import LEVELS, Level, level_name
 from client_cli.bots.runner import Bot, BotPlan, run_bot
 from client_cli.session.session import Entry, Session
 from protocol import CreateRoom, JoinRoom, Settings

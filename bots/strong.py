@@ -29,7 +29,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from client_cli.bots.careful import board_key
+from bots.careful import board_key
 from engine import GameState, Move, Rules, apply, find_variant, game_from_view, legal_moves, view
 from engine.cards import CARDS_PER_DECK
 from engine.solver import Budget, solve

@@ -22,7 +22,7 @@ Level = Literal["beginner", "casual", "good", "strong", "expert"]
 LEVELS: tuple[Level, ...] = ("beginner", "casual", "good", "strong", "expert")
 DEFAULT_LEVEL: Level = "good"
 LevelPlay = Literal["greedy", "careful", "strong", "expert"]
-"""What a level picks its moves by (see `client_cli.bots.strategy`)."""
+"""What a level picks its moves by (see `bots.strategy`)."""
 
 
 @dataclass(frozen=True, slots=True)

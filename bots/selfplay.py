@@ -12,8 +12,8 @@ import random
 import time
 from dataclasses import dataclass
 
-from client_cli.bots.levels import Level
-from client_cli.bots.strategy import Tried, choose_at
+from bots.levels import Level
+from bots.strategy import Tried, choose_at
 from engine import GameState, Outcome, apply, new_game, outcome, progress, view
 from protocol import BoardView
 

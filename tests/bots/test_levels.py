@@ -7,11 +7,9 @@ import random
 import pytest
 
 import engine
-from client_cli.args import parse_args
-from client_cli.bots.levels import LEVELS, PAUSE_S, parse_level, think_time
-from client_cli.bots.selfplay import play_deal
-from client_cli.bots.strategy import choose_at
-from client_cli.bots.team import FIELD
+from bots.levels import LEVELS, PAUSE_S, parse_level, think_time
+from bots.selfplay import play_deal
+from bots.strategy import choose_at
 from protocol import BoardView
 
 
@@ -20,15 +18,6 @@ def test_a_level_is_named_or_numbered() -> None:
     assert parse_level(" Strong ") == "strong"
     with pytest.raises(ValueError, match="beginner"):
         parse_level("6")
-
-
-def test_the_commands_take_a_level() -> None:
-    assert parse_args(["bot", "ABC234", "--level", "2"]).level == "casual"
-    assert parse_args(["bot", "ABC234"]).level == "good"
-    assert parse_args(["bot", "ABC234", "--strategy", "greedy"]).level is None
-    assert parse_args(["practice", "little-forty", "--level", "expert"]).level == "expert"
-    assert parse_args(["create", "little-forty", "--bots", "1"]).level is None
-    assert FIELD == ("casual", "good")
 
 
 def test_think_time_grows_with_the_choices_and_varies() -> None:

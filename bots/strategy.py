@@ -14,11 +14,11 @@ Greedy and random never play a move that only shifts cards between piles.
 Careful (the default) also plays such a move when a look-ahead of two moves
 among face-up cards shows it frees a card for home or empties a pile, builds
 waste cards onto the tableau before touching the stock, and bounds its
-rearranging moves between two progress moves (see `client_cli.bots.careful`).
+rearranging moves between two progress moves (see `bots.careful`).
 In a fan game (Little Billie), where every card is face up and every move
 goes home, careful plays the moves of the best lines a bounded search of the
 current deal finds: the most cards home before the next redeal (see
-`client_cli.bots.fans`).
+`bots.fans`).
 
 A move is never tried twice from the same board (`Tried`), so a bot cannot go
 round in circles: boards are finite, and when no move is left it resigns
@@ -27,7 +27,7 @@ that has one, ties broken by their own RNG (so bots with other seeds race the
 deal differently); random picks uniformly among greedy's moves.
 
 A bot may also play as an expert (`BotStrategy`): the server's hints in
-practice rooms (see `client_cli.bots.runner`), and careful moves where it has none.
+practice rooms (see the client's `client_cli.bots.runner`), and careful moves where it has none.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from client_cli.bots.careful import board_key, careful_class, may_rearrange
-from client_cli.bots.fans import fan_classes, is_fan_game
-from client_cli.bots.levels import SPECS, Level
-from client_cli.bots.strong import homeward_move, winning_move
+from bots.careful import board_key, careful_class, may_rearrange
+from bots.fans import fan_classes, is_fan_game
+from bots.levels import SPECS, Level
+from bots.strong import homeward_move, winning_move
 from engine import GameState, Move, apply, find_variant, game_from_view, legal_moves
 from protocol import BoardView
 
@@ -67,7 +67,7 @@ def choose(board: BoardView, tried: Tried, strategy: Strategy, rng: random.Rando
 
 def choose_at(level: Level, board: BoardView, tried: Tried, rng: random.Random) -> Move | None:
     """The next move of a bot of ``level`` (an expert's where it has no hint),
-    slips included (see `client_cli.bots.levels`); ``None``: time to resign.
+    slips included (see `bots.levels`); ``None``: time to resign.
 
     A searching level plays a sampled winning line's first move, unless that
     is a stock action while careful has a move among the cards in sight: a
@@ -127,7 +127,7 @@ def progress_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
 
 def careful_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
     """Each move the careful strategy may play and has not tried on this
-    board, with its class (see `client_cli.bots.careful`), in the engine's order."""
+    board, with its class (see `bots.careful`), in the engine's order."""
     game = game_from_view(board.to_view())
     if is_fan_game(find_variant(game.variant)):
         return _untried(board, tried, fan_classes(game))

@@ -8,10 +8,10 @@ import random
 import pytest
 
 import engine
-from client_cli.bots.levels import LEVELS, Level
-from client_cli.bots.selfplay import play_deal
-from client_cli.bots.strategy import choose_at
-from client_cli.bots.strong import sample_deals, unseen_cards
+from bots.levels import LEVELS, Level
+from bots.selfplay import play_deal
+from bots.strategy import choose_at
+from bots.strong import sample_deals, unseen_cards
 from engine.solver import Budget
 from engine.solver.dead_end import reach_home
 from protocol import BoardView
