@@ -41,7 +41,7 @@ SAMPLES = 6
 """Deals drawn per move."""
 NODES = 1500
 """Positions the solver may expand per sample."""
-REACH_NODES = 3000
+REACH_NODES = 1000
 """Positions the search for one more card home may expand per sample."""
 FACE_UP_SOURCES = ("t", "w")
 """Moves from these piles show no hidden card: their result is a true board."""
