@@ -20,7 +20,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from client_cli.bots.strategy import STRATEGIES, Strategy, Tried, choose
+from bots.strategy import STRATEGIES, Strategy, Tried, choose
 from engine import VARIANT_KEYS, Outcome, apply, find_variant, new_game, outcome, progress, view
 from protocol import BoardView
 

@@ -74,6 +74,7 @@ async def run(options: Options, seats_dir: Path, accounts_file: Path | None = No
         seats_dir,
         bots=options.bots,
         bot_speed=options.bot_speed,
+        bot_level=options.level,
         account_key=key,
     )
 
@@ -102,6 +103,7 @@ async def run_screen(
         seats_dir,
         bots=options.bots,
         bot_speed=options.bot_speed,
+        bot_level=options.level,
     )
     app.session.account_key = account_key
     if saved is not None:
@@ -114,7 +116,7 @@ async def run_screen(
 
 def bot_plan(options: Options) -> BotPlan:
     seats = options.settings.max_players if options.variant else None
-    return BotPlan(options.name, options.strategy, options.bot_speed, seats)
+    return BotPlan(options.name, options.strategy, options.bot_speed, seats, level=options.level)
 
 
 def _show_code(options: Options) -> Callable[[Tracker], None] | None:

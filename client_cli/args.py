@@ -11,7 +11,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Literal
 
-from client_cli.bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
+from bots.levels import LEVELS, Level, parse_level
+from bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
 from client_cli.records.challenges import add_challenge_commands
 from client_cli.records.options import (
     RecordCommand,
@@ -82,6 +83,9 @@ class Options:
     bot_speed: float = DEFAULT_BOT_SPEED
     """Moves a second, for every bot this command starts."""
     strategy: BotStrategy = DEFAULT_STRATEGY
+    level: Level | None = None
+    """``--level``: every bot this command starts plays at it; ``None``: `solrace bot`
+    plays by ``strategy``, and a room's bots are the default field (`BotTeam`)."""
     account: str | None = None
     """``--account NAME``: which kept account to sign in as (``None``: the one in use)."""
     guest: bool = False
@@ -140,11 +144,20 @@ def parse_args(argv: list[str] | None = None) -> Options:
         ascii=getattr(args, "ascii", False),
         bots=bots,
         bot_speed=getattr(args, "bot_speed", DEFAULT_BOT_SPEED),
-        strategy=getattr(args, "strategy", DEFAULT_STRATEGY),
+        strategy=getattr(args, "strategy", None) or DEFAULT_STRATEGY,
+        level=_level(args),
         account=getattr(args, "account", None),
         guest=getattr(args, "guest", False),
         records=records,
     )
+
+
+def _level(args: argparse.Namespace) -> Level | None:
+    """The ``--level`` given; for `solrace bot` with neither option, the default level."""
+    level: Level | None = getattr(args, "level", None)
+    if level is None and args.action == "bot" and args.strategy is None:
+        return "good"
+    return level
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -302,9 +315,9 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
     bot.add_argument(
         "--strategy",
         choices=BOT_STRATEGIES,
-        default=DEFAULT_STRATEGY,
         help=(
-            "careful (default): greedy plus look-ahead rearranging; greedy: cards home,"
+            "instead of --level (the default: good): careful: greedy plus look-ahead"
+            " rearranging; greedy: cards home,"
             " then moves that show or empty; random: any of those; expert: in practice"
             " rooms, the server's hint (a solver's winning line), else careful"
         ),
@@ -315,8 +328,10 @@ def add_bot_commands(actions: argparse._SubParsersAction[argparse.ArgumentParser
         type=speed,
         default=DEFAULT_BOT_SPEED,
         metavar="MOVES_PER_S",
-        help=f"moves a second, at most {MAX_BOT_SPEED:g} (default: {DEFAULT_BOT_SPEED:g})",
+        help=f"pace: a level's think times sped up this many times, or with --strategy"
+        f" moves a second; at most {MAX_BOT_SPEED:g} (default: {DEFAULT_BOT_SPEED:g})",
     )
+    add_level_option(bot, "the bot's level")
     add_room_settings(bot)
     practice = actions.add_parser(
         "practice",
@@ -339,13 +354,34 @@ def add_bots_option(command: argparse.ArgumentParser, default: int = 0) -> None:
         metavar="K",
         help=f"bots to seat in the room (default: {default})",
     )
+    field = "one casual bot, the others good" if default else "good"
+    add_level_option(command, f"every bot's level (default: {field})")
     command.add_argument(
         "--bot-speed",
         type=speed,
         default=DEFAULT_BOT_SPEED,
         metavar="S",
-        help=f"moves a second for each bot (default: {DEFAULT_BOT_SPEED})",
+        help=f"each bot's pace: its level's think times sped up S times (default:"
+        f" {DEFAULT_BOT_SPEED})",
     )
+
+
+def add_level_option(command: argparse.ArgumentParser, what: str) -> None:
+    command.add_argument(
+        "--level",
+        type=level_choice,
+        metavar="LEVEL",
+        help=f"{what}: {', '.join(LEVELS)} (or 1-{len(LEVELS)}); strong plays fast and"
+        " well on what a player sees, expert by the server's hints (practice rooms only)",
+    )
+
+
+def level_choice(text: str) -> Level:
+    """An argparse type: a level by name or number."""
+    try:
+        return parse_level(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def speed(text: str) -> float:

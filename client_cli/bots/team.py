@@ -8,8 +8,9 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
+from bots.levels import Level, level_name
+from bots.strategy import DEFAULT_STRATEGY
 from client_cli.bots.runner import BotPlan, run_bot
-from client_cli.bots.strategy import DEFAULT_STRATEGY
 from client_cli.room.tracker import Tracker
 from client_cli.session.saved_seats import SavedSeat
 from client_cli.session.seat_keeper import Team
@@ -17,6 +18,10 @@ from client_cli.session.session import Entry, Session, Write
 from protocol import JoinRoom, Resume
 
 _T = TypeVar("_T")
+
+FIELD: tuple[Level, ...] = ("casual", "good")
+"""The levels of a room's bots when none is asked for, Bot 1 first; the last one
+repeats for more bots: a newcomer can race them and sometimes win."""
 
 
 class BotTeam:
@@ -42,8 +47,12 @@ class BotTeam:
         speed: float,
         write: Write,
         ready_hint: str = "Type ready when you are.",
+        *,
+        level: Level | None = None,
     ) -> None:
         self.host, self.count, self.speed, self.write = host, count, speed, write
+        self.level = level
+        """Every bot's level; ``None``: the `FIELD`, a field a newcomer can race."""
         self.ready_hint = ready_hint
         self.seated = asyncio.Event()
         self.entered = 0
@@ -111,7 +120,9 @@ class BotTeam:
 
     async def _seat(self, number: int) -> None:
         """Run bot ``number`` in the host's room for as long as the host stays."""
-        plan = BotPlan(f"Bot {number}", DEFAULT_STRATEGY, self.speed, seed=number, rematches=True)
+        level = self.level or FIELD[min(number, len(FIELD)) - 1]
+        name = level_name(f"Bot {number}", level)
+        plan = BotPlan(name, DEFAULT_STRATEGY, self.speed, seed=number, rematches=True, level=level)
         said: list[str] = []
         token = self.tokens.get(number)
         if token is not None:

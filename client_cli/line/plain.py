@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+from bots.levels import Level
 from client_cli.bots.team import BotTeam
 from client_cli.line.keyboard import typed_lines
 from client_cli.session.saved_seats import SavedSeat
@@ -20,13 +21,14 @@ async def run_plain(
     *,
     bots: int,
     bot_speed: float,
+    bot_level: Level | None = None,
     account_key: str | None = None,
 ) -> int:
     """Enter the room (or resume ``saved``) with ``bots`` bots, signed in with
     ``account_key`` if given, then take typed lines until ``quit``; the exit status."""
     session = Session(server, show, seats_dir)
     session.account_key = account_key
-    team = BotTeam(session, bots, bot_speed, show)
+    team = BotTeam(session, bots, bot_speed, show, level=bot_level)
     if saved is not None:
         entry = session.resume_from(saved)
         team.bring_back(saved)

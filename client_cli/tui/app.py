@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from bots.levels import Level
 from client_cli.bots.runner import DEFAULT_SPEED
 from client_cli.bots.team import BotTeam
 from client_cli.room.verify import check_race
@@ -98,12 +99,14 @@ class RaceApp(App[int]):
         *,
         bots: int = 0,
         bot_speed: float = DEFAULT_SPEED,
+        bot_level: Level | None = None,
     ) -> None:
         """``seats_dir``: the directory of saved seats; ``bots``: how many bots to
-        seat in the room this app creates (keys wait until they are in)."""
+        seat in the room this app creates (keys wait until they are in), at
+        ``bot_level`` (``None``: the default field, see `BotTeam`)."""
         super().__init__()
         self.session = ScreenSession(server, self.note, self.changed, seats_dir)
-        self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT)
+        self.team = BotTeam(self.session, bots, bot_speed, self.note, READY_HINT, level=bot_level)
         self.entry, self.glyphs = entry, glyphs
         self.state = ScreenState()
         """The picked card, the hinted move and the message line: what the screens and

@@ -114,8 +114,8 @@ async def test_bots_for_the_host_fill_the_room(
     async with BotTeam(ada.session, 2, FAST_BOTS, said.append) as team:
         held = team.hold(_typed("ready"))
         first = asyncio.ensure_future(anext(held))
-        await ada.wait_for("Bot 1 joined as")
-        await ada.wait_for("Bot 2 joined as")
+        await ada.wait_for("Bot 1 (casual) joined as")
+        await ada.wait_for("Bot 2 (good) joined as")
         async with asyncio.timeout(LIMIT_S):
             assert await first == "ready"
         assert said == ["Both bots are seated. Type ready when you are."]

@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 import engine
+from bots.strategy import careful_moves
 from client_cli.bots.runner import Bot, BotPlan, run_bot
-from client_cli.bots.strategy import careful_moves
 from client_cli.room.tracker import Tracker
 from client_cli.session.session import Session
 from protocol import BoardView, CreateRoom, Hint, JoinRoom, PlayerInfo, RoomSnapshot, Settings

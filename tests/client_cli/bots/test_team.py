@@ -37,7 +37,7 @@ async def test_a_bot_whose_seat_is_gone_takes_a_new_one_in_the_lobby(ada: Termin
     async with team:
         async with asyncio.timeout(LIMIT_S):
             await team.seated.wait()
-        await ada.wait_for("Bot 1 joined as")
+        await ada.wait_for("Bot 1 (casual) joined as")
         assert said == ["Your bot is back."]
         [token] = team.team().tokens
         assert token != "gone" * 6 and team.team().speed == 3.0

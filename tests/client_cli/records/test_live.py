@@ -278,12 +278,12 @@ async def test_a_signed_in_hosts_bots_sit_as_bots_never_as_the_account(
     async with BotTeam(host.session, 1, 1.0, said.append) as team:
         async with asyncio.timeout(10):
             await team.seated.wait()
-        await host.wait_for("Bot 1 joined as #2 (bot).")
+        await host.wait_for("Bot 1 (casual) joined as #2 (bot).")
         room = host.session.tracker.room
         assert room is not None
         assert [(p.name, p.account, p.bot) for p in room.players] == [
             ("Ida", True, False),
-            ("Bot 1", False, True),
+            ("Bot 1 (casual)", False, True),
         ]
 
 

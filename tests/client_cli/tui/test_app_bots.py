@@ -35,15 +35,15 @@ async def test_practice_seats_the_bots_before_ready_counts_then_races_to_the_res
         assert tracker.room is not None
         names = [player.name for player in tracker.room.players]
         assert names[0] == "Ada" and sorted(names[1:]) == [
-            "Bot 1",
-            "Bot 2",
+            "Bot 1 (casual)",
+            "Bot 2 (good)",
         ]  # bots seat in any order
         assert app.team.seated.is_set() and app.team.failed == 0
         text = await wait_for_text(pilot, "Bot 2")
         assert "Bot 1" in text and "Ada (you)" in text
         await pilot.press("x", "y")
         text = await wait_for_text(pilot, "Race 1 results")
-        for whose in ("your", "Bot 1's", "Bot 2's"):
+        for whose in ("your", "Bot 1 (casual)'s", "Bot 2 (good)'s"):
             assert f"Replayed {whose}" in text
         assert "matches the commit" in text and "WARNING" not in text
         await pilot.press("m")  # a rematch: the bots stay and say ready again

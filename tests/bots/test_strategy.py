@@ -7,7 +7,7 @@ import random
 import pytest
 
 import engine
-from client_cli.bots.strategy import STRATEGIES, Strategy, Tried, choose, progress_moves
+from bots.strategy import STRATEGIES, Strategy, Tried, choose, progress_moves
 from protocol import BoardView
 
 

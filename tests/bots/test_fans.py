@@ -8,8 +8,8 @@ import random
 import pytest
 
 import engine
-from client_cli.bots.fans import Plan
-from client_cli.bots.strategy import Strategy, Tried, choose
+from bots.fans import Plan
+from bots.strategy import Strategy, Tried, choose
 from engine.cards import parse_card
 from engine.state import EMPTY
 from protocol import BoardView

@@ -10,8 +10,8 @@ from dataclasses import replace
 import pytest
 
 import engine
-from client_cli.bots.careful import SHUFFLE_LIMIT, progress_key
-from client_cli.bots.strategy import Strategy, Tried, choose
+from bots.careful import SHUFFLE_LIMIT, progress_key
+from bots.strategy import Strategy, Tried, choose
 from protocol import BoardView
 
 

@@ -14,11 +14,11 @@ Greedy and random never play a move that only shifts cards between piles.
 Careful (the default) also plays such a move when a look-ahead of two moves
 among face-up cards shows it frees a card for home or empties a pile, builds
 waste cards onto the tableau before touching the stock, and bounds its
-rearranging moves between two progress moves (see `client_cli.bots.careful`).
+rearranging moves between two progress moves (see `bots.careful`).
 In a fan game (Little Billie), where every card is face up and every move
 goes home, careful plays the moves of the best lines a bounded search of the
 current deal finds: the most cards home before the next redeal (see
-`client_cli.bots.fans`).
+`bots.fans`).
 
 A move is never tried twice from the same board (`Tried`), so a bot cannot go
 round in circles: boards are finite, and when no move is left it resigns
@@ -27,7 +27,7 @@ that has one, ties broken by their own RNG (so bots with other seeds race the
 deal differently); random picks uniformly among greedy's moves.
 
 A bot may also play as an expert (`BotStrategy`): the server's hints in
-practice rooms (see `client_cli.bots.runner`), and careful moves where it has none.
+practice rooms (see the client's `client_cli.bots.runner`), and careful moves where it has none.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from client_cli.bots.careful import board_key, careful_class, may_rearrange
-from client_cli.bots.fans import fan_classes, is_fan_game
+from bots.careful import board_key, careful_class, may_rearrange
+from bots.fans import fan_classes, is_fan_game
+from bots.levels import SPECS, Level
+from bots.strong import homeward_move, winning_move
 from engine import GameState, Move, apply, find_variant, game_from_view, legal_moves
 from protocol import BoardView
 
@@ -63,6 +65,49 @@ def choose(board: BoardView, tried: Tried, strategy: Strategy, rng: random.Rando
     return rng.choice([move for kind, move in ranked if kind == best])
 
 
+def choose_at(level: Level, board: BoardView, tried: Tried, rng: random.Random) -> Move | None:
+    """The next move of a bot of ``level`` (an expert's where it has no hint),
+    slips included (see `bots.levels`); ``None``: time to resign.
+
+    A searching level plays a sampled winning line's first move, unless that
+    is a stock action while careful has a move among the cards in sight: a
+    line through stock cards it guessed is the part of a sample least likely
+    to hold. Out of ranked moves, every level follows a sampled line to one
+    more card home (`homeward_move`) before it resigns. A slip never makes a
+    bot resign early: a poor move is tried only while
+    a move of progress is left, and a miss only picks among such moves.
+    """
+    spec = SPECS[level]
+    searching = spec.play in ("strong", "expert") and not _is_fans(board)
+    play: Strategy = "greedy" if spec.play == "greedy" else "careful"
+    ranked = careful_moves(board, tried) if play == "careful" else progress_moves(board, tried)
+    found = winning_move(board, tried, rng) if searching else None
+    if found is not None and (found.action == "move" or not _in_sight(ranked)):
+        return found
+    if not ranked:
+        return None if _is_fans(board) else homeward_move(board, tried, rng)
+    slip = rng.random()
+    if slip < spec.poor:
+        return rng.choice(_untried_legal(board, tried))
+    kinds = sorted({kind for kind, _ in ranked})
+    kind = kinds[1] if slip < spec.poor + spec.miss and len(kinds) > 1 else kinds[0]
+    return rng.choice([move for each, move in ranked if each == kind])
+
+
+def _in_sight(ranked: list[tuple[int, Move]]) -> bool:
+    """Whether a move among the cards in sight (not a stock action) is ranked."""
+    return any(move.action == "move" for _, move in ranked)
+
+
+def _is_fans(board: BoardView) -> bool:
+    return is_fan_game(find_variant(board.variant))
+
+
+def _untried_legal(board: BoardView, tried: Tried) -> list[Move]:
+    game = game_from_view(board.to_view())
+    return [move for move in legal_moves(game) if (board, move.format()) not in tried]
+
+
 def board_strategy(strategy: BotStrategy) -> Strategy:
     """The strategy a bot picks its own moves by (an expert's, where it has no hint)."""
     return "careful" if strategy == "expert" else strategy
@@ -82,7 +127,7 @@ def progress_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
 
 def careful_moves(board: BoardView, tried: Tried) -> list[tuple[int, Move]]:
     """Each move the careful strategy may play and has not tried on this
-    board, with its class (see `client_cli.bots.careful`), in the engine's order."""
+    board, with its class (see `bots.careful`), in the engine's order."""
     game = game_from_view(board.to_view())
     if is_fan_game(find_variant(game.variant)):
         return _untried(board, tried, fan_classes(game))

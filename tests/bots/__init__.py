@@ -1,0 +1,1 @@
+"""Tests of bots/: levels, strategies and the strong search, played through the engine."""
