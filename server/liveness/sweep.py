@@ -1,7 +1,7 @@
 """Lets go of the players and spectators of server processes that died without a word.
 
 Theory of operation. A process that leaves cleanly lets its sockets' players and
-spectators leave (`server.requests.lobby.disconnected`), or keeps them while it stops so
+spectators leave (`server.requests.entry.disconnected`), or keeps them while it stops so
 that they come back elsewhere under the same token. A process killed outright
 cannot: its players stay present and its spectators counted (`server.lifecycle.presence`).
 What it loses for certain is its pub/sub subscription to the room's events, which

@@ -1,4 +1,5 @@
-"""Coming back: resume with the token and the last seq seen, mid-race and after a long absence."""
+"""Entering and coming back (`server.requests.entry`): resume with the token and the last seq
+seen, mid-race and after a long absence."""
 
 from __future__ import annotations
 
