@@ -5,6 +5,7 @@ See docs/protocol.md for the full description.
 
 from engine import HIDDEN_CARD
 from protocol._types import (
+    BotLevel,
     FinishOutcome,
     GameOutcome,
     Phase,
@@ -17,6 +18,7 @@ from protocol.board import BoardView
 from protocol.challenges import ChallengeInfo, ChallengeRun
 from protocol.client_messages import (
     CLIENT_ADAPTER,
+    AddBot,
     AskHint,
     ClientMessage,
     CloseChallenge,
@@ -38,6 +40,7 @@ from protocol.client_messages import (
     Ping,
     RaceDaily,
     Ready,
+    RemoveBot,
     RenameAccount,
     RequestRematch,
     Resign,
@@ -133,10 +136,12 @@ __all__ = [
     "SERVER_ADAPTER",
     "AccountCreated",
     "AccountInfo",
+    "AddBot",
     "AskHint",
     "BestTime",
     "BoardShown",
     "BoardView",
+    "BotLevel",
     "ChallengeCreated",
     "ChallengeInfo",
     "ChallengeReply",
@@ -209,6 +214,7 @@ __all__ = [
     "Ready",
     "ReadyChanged",
     "Rematch",
+    "RemoveBot",
     "RenameAccount",
     "RequestRematch",
     "Resign",

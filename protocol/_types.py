@@ -129,6 +129,8 @@ FinishOutcome = Literal["won", "stuck", "resigned", "timeout"]
 Verdict = Literal["won", "unwinnable", "undecided"]
 """What the solver found for a deal or a position within its budget: a winning
 line, a proof that none exists, or neither."""
+BotLevel = Literal["beginner", "casual", "good", "strong", "expert"]
+"""How well and how fast a bot plays (docs/bots.md)."""
 RankReason = Literal["outcome", "finish_time", "progress", "progress_time", "seat"]
 """The comparison that puts a player below the one ranked just above (docs/protocol.md,
 "Ranking"): that one won and this one did not; both won, that one earlier; more cards

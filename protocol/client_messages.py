@@ -10,6 +10,7 @@ from protocol import limits
 from protocol._types import (
     AccountKey,
     AccountName,
+    BotLevel,
     ChallengeCode,
     ClientName,
     DayText,
@@ -21,6 +22,7 @@ from protocol._types import (
     RequestId,
     Role,
     RoomCode,
+    Seat,
     Seq,
     Token,
     VariantKey,
@@ -49,6 +51,8 @@ class CreateRoom(Model):
     settings: Settings = Settings()
     bot: bool = False
     """The seat is played by a program: never rated, marked as a bot."""
+    level: BotLevel | None = None
+    """A bot's level, shown in the lobby; ignored unless ``bot``."""
 
 
 class JoinRoom(Model):
@@ -60,6 +64,8 @@ class JoinRoom(Model):
     role: Role = "player"
     bot: bool = False
     """The seat is played by a program: never rated, marked as a bot."""
+    level: BotLevel | None = None
+    """A bot's level, shown in the lobby; ignored unless ``bot``."""
 
 
 class Resume(Model):
@@ -261,6 +267,25 @@ class CloseChallenge(Model):
     key: Token
 
 
+class AddBot(Model):
+    """Host only, in the lobby: seat a house bot, which the server's own bot
+    process plays (docs/bots.md). It shows as a bot everywhere and is never rated."""
+
+    type: Literal["add_bot"] = "add_bot"
+    id: RequestId
+    level: BotLevel = "good"
+    name: Name | None = None
+    """``None``: the server names it (e.g. "Good bot 2")."""
+
+
+class RemoveBot(Model):
+    """Host only, in the lobby: free a house bot's seat."""
+
+    type: Literal["remove_bot"] = "remove_bot"
+    id: RequestId
+    seat: Seat
+
+
 class Ping(Model):
     type: Literal["ping"] = "ping"
     id: RequestId
@@ -293,6 +318,8 @@ ClientMessage = Annotated[
     | CloseChallenge
     | RaceDaily
     | GetDaily
+    | AddBot
+    | RemoveBot
     | Ping,
     Field(discriminator="type"),
 ]

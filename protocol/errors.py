@@ -52,6 +52,14 @@ class ErrorCode(StrEnum):
     this game; the host can fill the pool or turn winnable-only off."""
     ROOM_NOT_PRACTICE = "room/not-practice"
     """Hints are given in practice rooms only."""
+    ROOM_BOT_LIMIT = "room/bot-limit"
+    """The room has as many house bots as the server allows in one room, or the
+    server's bot process runs as many as it may; a human seat is still free."""
+    ROOM_NOT_A_BOT = "room/not-a-bot"
+    """``remove_bot`` names a seat that no house bot holds."""
+    SERVER_NO_HOUSE_BOTS = "server/no-house-bots"
+    """This server runs no house bots (``--bot-workers 0``), or its bot process is
+    down; seat a bot from a client (``solrace bot``) instead."""
     ACCOUNT_BAD_NAME = "account/bad-name"
     """The name breaks the rules for account names; the message says which."""
     ACCOUNT_NAME_TAKEN = "account/name-taken"

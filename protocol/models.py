@@ -9,6 +9,7 @@ from pydantic import AfterValidator, Field, model_validator
 from engine import OPTION_KEYS
 from protocol import limits
 from protocol._types import (
+    BotLevel,
     Count,
     Digest,
     DurationMs,
@@ -118,6 +119,10 @@ class PlayerInfo(Model):
     """The account's rating for the room's game; ``None`` for guests, bots and an
     account with no rated race of this game."""
     provisional: bool = False
+    level: BotLevel | None = None
+    """A bot's level, when it said one (a house bot always does)."""
+    house: bool = False
+    """A house bot: seated by the host, played by the server's bot process."""
 
 
 class DealVerdict(Model):

@@ -29,6 +29,7 @@ ids = st.integers(0, limits.MAX_REQUEST_ID)
 times = st.integers(0, 2**53)
 seqs = st.integers(1, 2**53)
 seats = st.integers(0, limits.MAX_PLAYERS - 1)
+bot_levels = st.sampled_from(["beginner", "casual", "good", "strong", "expert"])
 versions = st.integers(0, limits.MAX_MOVES)
 progresses = st.integers(0, limits.MAX_CARDS)
 names = text(limits.MAX_NAME_CHARS)
@@ -164,6 +165,8 @@ player_infos = st.builds(
     bot=st.booleans(),
     rating=st.none() | ratings,
     provisional=st.booleans(),
+    level=st.none() | bot_levels,
+    house=st.booleans(),
     seat=seats,
     name=names,
     ready=st.booleans(),
@@ -339,7 +342,13 @@ challenge_infos = st.builds(
 CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     p.Hello: st.builds(p.Hello, id=ids, version=st.integers(0, 9), client=st.text(max_size=64)),
     p.CreateRoom: st.builds(
-        p.CreateRoom, id=ids, variant=variants, name=names, settings=settings, bot=st.booleans()
+        p.CreateRoom,
+        id=ids,
+        variant=variants,
+        name=names,
+        settings=settings,
+        bot=st.booleans(),
+        level=st.none() | bot_levels,
     ),
     p.JoinRoom: st.builds(
         p.JoinRoom,
@@ -348,6 +357,7 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
         name=names,
         role=st.sampled_from(["player", "spectator"]),
         bot=st.booleans(),
+        level=st.none() | bot_levels,
     ),
     p.Resume: st.builds(p.Resume, id=ids, token=tokens, last_seq=st.integers(0, 2**53)),
     p.Leave: st.builds(p.Leave, id=ids),
@@ -389,6 +399,8 @@ CLIENT: dict[type[BaseModel], st.SearchStrategy[Any]] = {
     p.JoinChallenge: st.builds(p.JoinChallenge, id=ids, code=challenge_codes, name=names),
     p.RaceDaily: st.builds(p.RaceDaily, id=ids, variant=variants, name=names),
     p.GetDaily: st.builds(p.GetDaily, id=ids, variant=variants, day=st.none() | days),
+    p.AddBot: st.builds(p.AddBot, id=ids, level=bot_levels, name=st.none() | names),
+    p.RemoveBot: st.builds(p.RemoveBot, id=ids, seat=seats),
     p.CloseChallenge: st.builds(p.CloseChallenge, id=ids, code=codes, key=tokens),
     p.Ping: st.builds(p.Ping, id=ids),
 }
