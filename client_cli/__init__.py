@@ -12,12 +12,12 @@ full screen, the default) and `line` (``--plain``). Only the entry points
 from client_cli.bots.runner import BotPlan, run_bot
 from client_cli.bots.team import BotTeam
 from client_cli.link.connection import ConnectFailed, Connection
-from client_cli.room.changes import apply_event
 from client_cli.room.tracker import Tracker
 from client_cli.room.verify import check_race
 from client_cli.room.visible import visible_moves
 from client_cli.session.session import Session
 from client_cli.words.render import render, render_ranking, render_room
+from protocol.changes import apply_event
 
 __all__ = [
     "BotPlan",

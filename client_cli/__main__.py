@@ -131,18 +131,26 @@ def _asker() -> Callable[[str], str] | None:
 
 def entry_request(options: Options) -> Entry:
     """How the session enters its room: create (with bots, or to practise), join or watch;
-    a bot says it is one."""
+    a bot says it is one, and its level."""
     bot = options.action == "bot"
+    level = options.level if bot else None
     if options.action == "challenge":
         return lambda id_: JoinChallenge(id=id_, code=options.code, name=options.name)
     if options.action == "daily":
         return lambda id_: RaceDaily(id=id_, variant=options.variant, name=options.name)
     if options.action in ("create", "practice") or options.variant:
         return lambda id_: CreateRoom(
-            id=id_, variant=options.variant, name=options.name, settings=options.settings, bot=bot
+            id=id_,
+            variant=options.variant,
+            name=options.name,
+            settings=options.settings,
+            bot=bot,
+            level=level,
         )
     role: Role = "spectator" if options.action == "watch" else "player"
-    return lambda id_: JoinRoom(id=id_, code=options.code, name=options.name, role=role, bot=bot)
+    return lambda id_: JoinRoom(
+        id=id_, code=options.code, name=options.name, role=role, bot=bot, level=level
+    )
 
 
 if __name__ == "__main__":

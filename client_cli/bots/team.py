@@ -135,7 +135,7 @@ class BotTeam:
                 return
         code = self.host.tracker.code
         assert code is not None
-        join = _joining(code, plan.name)
+        join = _joining(code, plan.name, level)
         await run_bot(self.host.server, join, plan, said.append, self._in(number))
         self.tokens.pop(number, None)
         self._stopped(plan, said)
@@ -159,8 +159,8 @@ class BotTeam:
         self.write(f"{plan.name} stopped: " + " ".join(said[-1:]))
 
 
-def _joining(code: str, name: str) -> Entry:
-    return lambda request_id: JoinRoom(id=request_id, code=code, name=name, bot=True)
+def _joining(code: str, name: str, level: Level) -> Entry:
+    return lambda request_id: JoinRoom(id=request_id, code=code, name=name, bot=True, level=level)
 
 
 def _resuming(token: str, last_seq: int) -> Entry:

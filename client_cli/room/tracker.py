@@ -1,23 +1,18 @@
-"""What one client knows of its room and its game, kept current from server messages.
+"""What one client knows of its room and its game, and the lines worth showing.
 
-Theory of operation: the server sends the whole room once (``joined``,
-``snapshot``) and then numbered events; `Tracker.on_message` takes every
-message in arrival order, updates the room, the player's board and version
-and the last event seq, and returns the lines worth showing. It does no I/O
-and reads no clock, so every front end (line mode, full screen, bots) can
-share it and tests can drive it with plain messages.
-
-A ``snapshot`` replaces everything, but events may arrive between asking for
-one and getting it. Those events are kept (`recent`) while a snapshot is
-awaited and the ones newer than the snapshot are applied on top of it. In a
-finished room the reply (``joined`` or ``snapshot``) carries the race's results,
-so a client that comes after the race shows them as if it had seen it end.
+Theory of operation: `Tracker.on_message` takes every server message in
+arrival order, updates the room, the player's board and version and the last
+event seq as every client does (`protocol.follow.Follower`), and returns the
+lines worth showing. It does no I/O and reads no clock, so every front end
+(line mode, full screen, the client's bots) can share it and tests can drive
+it with plain messages. In a finished room the reply (``joined`` or
+``snapshot``) carries the race's results, so a client that comes after the
+race shows them as if it had seen it end.
 """
 
 from __future__ import annotations
 
 from client_cli.room import dead_end
-from client_cli.room.changes import apply_event
 from client_cli.room.verify import check_race
 from client_cli.room.visible import visible_moves
 from client_cli.words.describe import describe, standing_idle
@@ -38,38 +33,19 @@ from protocol import (
     RaceStarted,
     Rematch,
     Resumed,
-    RoomSnapshot,
     ServerMessage,
     Snapshot,
 )
+from protocol.follow import Follower
 
 
-class Tracker:
+class Tracker(Follower):
     def __init__(self) -> None:
-        self.code: str | None = None
-        self.token: str | None = None
-        self.seat: int | None = None
-        """``None`` for a spectator."""
-        self.room: RoomSnapshot | None = None
-        self.board: BoardView | None = None
-        self.version: int | None = None
-        """The number of moves applied to the player's game: the next expected version."""
-        self.last_seq = 0
+        super().__init__()
         self.boards: dict[int, tuple[int, BoardView]] = {}
         """Spectators: each player's latest version and board, by seat."""
-        self.recent: list[EventFrame] | None = []
-        """Events seen while a snapshot is awaited (always, until a room is known)."""
-        self.results: RaceOver | None = None
-        """The last race's results, once it is over."""
         self.progress_news: dict[int, str] = {}
         """Other players' latest progress line, by seat, not yet shown (see `session.digest`)."""
-        self.dead_end: tuple[int, int] | None = None
-        """The race and game version the server found no way home from."""
-
-    def expect_snapshot(self) -> None:
-        """A snapshot was asked for: keep events until it comes."""
-        if self.recent is None:
-            self.recent = []
 
     def on_message(self, message: ServerMessage) -> list[str]:
         """Take one message into account; the lines to show for it."""
@@ -135,9 +111,7 @@ class Tracker:
         return [move.format() for move in visible_moves(self.board)]
 
     def _joined(self, message: Joined) -> list[str]:
-        self.code, self.token, self.seat = message.code, message.token, message.seat
-        self.room, self.last_seq, self.recent = message.room, message.seq, None
-        self.board = self.version = None
+        self.take_joined(message)
         lines = [render_room(message.room, message.seat)]
         if message.seat is None:
             lines.append("You are watching. Type help for the commands.")
@@ -147,12 +121,9 @@ class Tracker:
         return lines + standing_idle(message.room, message.seat) + self._results_of(message.results)
 
     def _snapshot(self, message: Snapshot) -> list[str]:
-        self.code, self.seat, self.room = message.code, message.seat, message.room
-        self.board, self.version, self.last_seq = message.board, message.version, message.seq
-        recent, self.recent = self.recent or [], None
-        for frame in recent:
-            if frame.seq > message.seq:
-                self._event(frame)
+        for frame in self.take_snapshot(message):
+            self._event(frame)
+        assert self.room is not None
         lines = [render_room(self.room, self.seat)]
         if self.board is not None:
             lines.append(render(self.board))
@@ -165,25 +136,19 @@ class Tracker:
         return self._over(over)
 
     def _resumed(self, message: Resumed) -> list[str]:
-        self.code, self.seat = message.code, message.seat
+        self.take_resumed(message)
         if message.board is None:
             return [f"Back in room {message.code}."]
-        self.board, self.version = message.board, message.version
         return [f"Back in room {message.code}.", f"Your board:\n{render(message.board)}"]
 
     def _event(self, frame: EventFrame) -> list[str]:
         if isinstance(frame.event, BoardShown):
             self._board_shown(frame.event)
             return []
-        if frame.seq <= self.last_seq:
+        event = frame.event
+        before = self.take_event(frame)
+        if before is None:
             return []
-        self.last_seq = frame.seq
-        if self.recent is not None:
-            self.recent.append(frame)
-        if self.room is None:
-            return []
-        before, event = self.room, frame.event
-        self.room = apply_event(before, event)
         text = describe(event, before, self.seat)
         if isinstance(event, ProgressMade) and text is not None:
             self.progress_news[event.seat] = text
@@ -196,7 +161,7 @@ class Tracker:
         elif isinstance(event, RaceOver):
             lines += self._over(event)
         elif isinstance(event, Rematch):
-            self.board, self.version, self.boards = None, None, {}
+            self.boards = {}
         return lines
 
     def _started(self, event: RaceStarted) -> list[str]:
@@ -205,7 +170,6 @@ class Tracker:
             for player in self.room.players:
                 self.boards.setdefault(player.seat, (0, event.board))
             return []
-        self.board, self.version = event.board, 0
         return [render(event.board)]
 
     def _board_shown(self, event: BoardShown) -> None:

@@ -223,6 +223,6 @@ def test_what_the_rate_limit_refused_is_tried_again() -> None:
     tracker.board = BoardView.from_engine(engine.view(engine.new_game("little-forty", b"deal:7")))
     first = bot.next_line(tracker)
     assert first is not None
-    bot._undo(first)
+    bot.player.undo(first)
     assert bot.next_line(tracker) == first
     assert bot.next_line(tracker) != first

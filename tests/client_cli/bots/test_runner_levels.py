@@ -93,22 +93,18 @@ async def _race(
         assert f"Replayed {name}'s" in "\n".join(said[0])
 
 
-async def test_a_levelled_bot_thinks_before_each_move_as_its_seed_says() -> None:
-    """The pauses a bot sleeps come from its seed alone: two bots of one seed
-    sleep the same, another seed sleeps otherwise, and none sleeps a fixed beat."""
+def test_a_levelled_bot_thinks_before_each_move_as_its_seed_says() -> None:
+    """The pauses a bot takes come from its seed alone: two bots of one seed
+    pause the same, another seed pauses otherwise, and none keeps a fixed beat."""
 
-    async def pauses(seed: int) -> list[float]:
-        slept: list[float] = []
-
-        async def sleep(seconds: float) -> None:
-            slept.append(seconds)
-
-        bot = Bot(Session("ws://unused", print), BotPlan("B", level="casual", seed=seed), sleep)
+    def pauses(seed: int) -> list[float]:
+        bot = Bot(Session("ws://unused", print), BotPlan("B", level="casual", seed=seed))
+        slept = []
         for choices in (1, 4, 16, 4, 1, 30):
-            bot.choices = choices
-            await bot.think()
+            bot.player.choices = choices
+            slept.append(bot.player.pause_s("t1 f"))
         return slept
 
-    first = await pauses(1)
-    assert first == await pauses(1) and first != await pauses(2)
+    first = pauses(1)
+    assert first == pauses(1) and first != pauses(2)
     assert len(set(first)) == len(first) and all(seconds > 0 for seconds in first)

@@ -3,7 +3,6 @@ a rated race's changes, and the rematch that puts them behind."""
 
 from __future__ import annotations
 
-from client_cli.room.changes import apply_event
 from client_cli.room.tracker import Tracker
 from protocol import (
     EventFrame,
@@ -16,6 +15,7 @@ from protocol import (
     Settings,
     SettingsChanged,
 )
+from protocol.changes import apply_event
 from tests.client_cli._samples import player, race_over, result, room
 
 

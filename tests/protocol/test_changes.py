@@ -1,9 +1,7 @@
-"""Room events applied to the client's copy of the room, as the server applies them."""
+"""Room events applied to a copy of the room, as the server applies them."""
 
 from __future__ import annotations
 
-from client_cli.room import changes
-from client_cli.room.changes import apply_event
 from protocol import (
     BoardShown,
     Countdown,
@@ -20,7 +18,9 @@ from protocol import (
     Settings,
     SettingsChanged,
     SpectatorCount,
+    changes,
 )
+from protocol.changes import apply_event
 from tests.client_cli._samples import board, last_race, race_over, result, room, room_event_types
 
 COMMIT = "cd" * 32

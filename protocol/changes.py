@@ -1,4 +1,4 @@
-"""The client's copy of a room, kept current by applying room events in seq order.
+"""A room kept current by applying its events in seq order, as every client does.
 
 The server sends the whole room once (``joined`` or ``snapshot``) and then only
 events; `apply_event` turns one event into the next room exactly as the server
