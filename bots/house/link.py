@@ -95,8 +95,8 @@ async def open_once(url: str) -> Link:
 async def open_link(
     url: str,
     first_delay_s: float = 0.0,
-    *,
     sleep: Sleep = asyncio.sleep,
+    *,
     clock: Callable[[], float] = time.monotonic,
     open_one: Callable[[str], Awaitable[Link]] = open_once,
 ) -> Link | None:

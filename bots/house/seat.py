@@ -56,6 +56,8 @@ from protocol.follow import Follower
 
 Offload = Callable[..., Awaitable[Any]]
 """Runs a function off the event loop (`asyncio.to_thread`)."""
+Connect = Callable[[str, float, Sleep], Awaitable[Link | None]]
+"""Opens a connection after a first wait, retrying with backoff (`open_link`)."""
 
 READY_PAUSE_S = 2.0
 """The longest pause before a house bot says ready."""
@@ -85,11 +87,13 @@ class HouseSeat:
         speed: float = 1.0,
         sleep: Sleep = asyncio.sleep,
         offload: Offload = asyncio.to_thread,
+        connect: Connect | None = None,
     ) -> None:
         """``on_driving`` hears the seat each time its resume is accepted; ``speed``
         scales the bot's pauses, ``offload`` runs its decisions off the event loop."""
         self.url, self.drive, self.on_driving = url, drive, on_driving
         self.sleep, self.offload = sleep, offload
+        self.connect = connect or open_link
         plan = BotPlan(
             drive.seat,
             speed=speed,
@@ -140,7 +144,7 @@ class HouseSeat:
     async def _enter(self) -> None:
         """Connect and resume the seat, then send again what waits for a reply."""
         while True:
-            link = await open_link(self.url, self.retry_in_s, sleep=self.sleep)
+            link = await self.connect(self.url, self.retry_in_s, self.sleep)
             self.retry_in_s = 0.0
             if link is None:
                 raise SeatGone("unreachable")

@@ -13,10 +13,16 @@ from typing import Any
 
 from bots.house.process import HouseProcess
 from protocol import CreateRoom, JoinRoom, Settings
+from server.config import Config
 from tests.server._client import Client
 
 TIMEOUT_S = 30.0
 RSS = 123_456_789
+
+
+def fast_config(port: int = 0) -> Config:
+    """A server's settings with rate limits no bot of a test reaches."""
+    return Config(port=port, rate_per_s=10_000, rate_burst=10_000)
 
 
 class Pacer:

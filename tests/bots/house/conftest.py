@@ -9,16 +9,13 @@ import pytest
 
 from server.app import RaceServer
 from server.clock import ManualClock
-from server.config import Config
 from server.store import Store
-from tests.bots.house._house import House
+from tests.bots.house._house import House, fast_config
 
 
 @pytest.fixture
 async def race_server(store: Store, clock: ManualClock) -> AsyncIterator[RaceServer]:
-    async with RaceServer(
-        Config(port=0, rate_per_s=10_000, rate_burst=10_000), store, clock
-    ) as server:
+    async with RaceServer(fast_config(), store, clock) as server:
         yield server
 
 
