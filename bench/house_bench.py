@@ -12,13 +12,13 @@ the same way; the ratio says how much more a racing house bot holds.
 CPU and pace: CPU per move is the CPU time one choice takes, over whole
 games of public deals through the engine (`bots.selfplay`); the strong
 level's beside the good level's (the careful strategy) as a ratio. Then
-`SEATS` strong bots play in one event loop as in the bot process, each
-choosing in a worker thread (`asyncio.to_thread`) and then waiting its
-level's think time: the share of one core they need is their CPU per move
-over the time a move takes them (think time plus choice), times `SEATS`;
-below 1 they keep a human pace on one core. The wall time of one choice
-beside its CPU time shows how long a choice waits for the interpreter (the
-GIL, shared by the threads) and the machine.
+`SEATS` strong bots play at once in one event loop as in the bot process,
+deciding through its `bots.house.decide.Decider` and then waiting their
+think time: the share of one core they need is their CPU per move over the
+time a move takes them (think time plus choice), times `SEATS`; below 1
+they keep a human pace on one core. The wall time of one choice is measured
+with the decisions in threads (which share one interpreter lock) and in a
+pool of `POOL` worker processes (``--search-processes``), as a ratio.
 
 Run: python -m bench.house_bench [--pace-s S] (default 20 s of play)
 """
@@ -27,22 +27,35 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
-import random
+import multiprocessing
 import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bench._procs import rss_kib
+from bots.house.decide import Decider
 from bots.house.link import Link, open_once
-from bots.levels import Level, think_time
+from bots.levels import Level
+from bots.player import BotPlan, BotPlayer, Sight
 from bots.selfplay import play_deal
-from bots.strategy import Tried, choose_at
-from engine import Move, Outcome, apply, legal_moves, new_game, outcome, view
-from protocol import BoardView, CreateRoom, Joined, JoinRoom, Ready, ServerMessage, Settings
+from engine import Move, Outcome, apply, new_game, outcome, view
+from protocol import (
+    BoardView,
+    CreateRoom,
+    Joined,
+    JoinRoom,
+    PlayerInfo,
+    Ready,
+    RoomSnapshot,
+    ServerMessage,
+    Settings,
+)
 from server.app import RaceServer
 from server.config import Config
 from server.ops.embedded import EmbeddedValkey
@@ -54,6 +67,8 @@ RACING_S = 3.0
 """How long the bots race before the memory is read."""
 VARIANT, DEAL = "little-milligan", 2
 DEALS = range(1, 4)
+POOL = 2
+"""Worker processes of the pooled run (`--search-processes`)."""
 
 
 async def _call(link: Link, request: CreateRoom | JoinRoom | Ready) -> ServerMessage:
@@ -197,48 +212,68 @@ async def memory(redis_url: str) -> None:
     )
 
 
+RACING = RoomSnapshot(
+    code="BENCH2",
+    variant=VARIANT,
+    settings=Settings(max_players=1),
+    phase="racing",
+    race_no=1,
+    host=0,
+    players=(
+        PlayerInfo(
+            seat=0,
+            name="Bot",
+            ready=True,
+            away=False,
+            outcome="playing",
+            progress=0,
+            moves=0,
+            finished_at_ms=None,
+        ),
+    ),
+    spectators=0,
+    start_at_ms=0,
+    seed_commit=None,
+    seed=None,
+)
+"""The room a bench bot plays in: racing, its seat still playing."""
+
+
 @dataclass
-class Choices:
-    cpu_s: list[float]
-    wall_s: list[float]
-    think_s: list[float]
+class Crowd:
+    walls: list[float] = field(default_factory=list)
+    """The wall time of each choice."""
+    pauses: list[float] = field(default_factory=list)
+    """The think time after each choice."""
 
 
-async def _bot(level: Level, seed: int, until: float, choices: Choices) -> None:
-    """One bot choosing and pausing as a house bot does, deal after deal."""
-    rng, pace = random.Random(seed), random.Random(f"pace:{seed}")
+async def _bot(decide: Decider, seed: int, until: float, crowd: Crowd) -> None:
+    """One strong bot deciding and pausing as a house bot does, deal after deal."""
     deal = seed
     while time.monotonic() < until:
-        game, tried = new_game(VARIANT, b"deal:%d" % deal), Tried()
-        while outcome(game) == Outcome.PLAYING and time.monotonic() < until:
-            board = BoardView.from_engine(view(game))
-            started = time.monotonic()
-            move, cpu = await asyncio.to_thread(_timed_choice, level, board, tried, rng)
-            choices.wall_s.append(time.monotonic() - started)
-            choices.cpu_s.append(cpu)
-            if move is None:
+        game = new_game(VARIANT, b"deal:%d" % deal)
+        player = BotPlayer(BotPlan("Bot", speed=1.0, seed=seed, level="strong"))
+        for version in itertools.count():
+            if outcome(game) != Outcome.PLAYING or time.monotonic() >= until:
                 break
-            tried.add((board, move.format()))
-            pause = think_time(level, len(legal_moves(game)), pace)
-            choices.think_s.append(pause)
-            await asyncio.sleep(pause)
-            game = apply(game, move)
+            sight = Sight(RACING, 0, BoardView.from_engine(view(game)), version, None)
+            started = time.monotonic()
+            player, line = await decide(player, sight, None)
+            crowd.walls.append(time.monotonic() - started)
+            if line is None or line == "resign":
+                break
+            crowd.pauses.append(player.pause_s(line))
+            await asyncio.sleep(crowd.pauses[-1])
+            game = apply(game, Move.parse(line))
         deal += 100
 
 
-def _timed_choice(
-    level: Level, board: BoardView, tried: Tried, rng: random.Random
-) -> tuple[Move | None, float]:
-    start = time.thread_time()
-    move = choose_at(level, board, tried, rng)
-    return move, time.thread_time() - start
-
-
-async def _pace(level: Level, bots: int, seconds: float) -> Choices:
-    choices = Choices([], [], [])
-    until = time.monotonic() + seconds
-    await asyncio.gather(*(_bot(level, seed, until, choices) for seed in range(1, bots + 1)))
-    return choices
+async def _crowd(seconds: float, pool: ProcessPoolExecutor | None) -> Crowd:
+    """`SEATS` strong bots playing at once for ``seconds``."""
+    crowd = Crowd()
+    until, decide = time.monotonic() + seconds, Decider(pool)
+    await asyncio.gather(*(_bot(decide, seed, until, crowd) for seed in range(1, SEATS + 1)))
+    return crowd
 
 
 def _ms(values: list[float]) -> str:
@@ -257,16 +292,20 @@ def pace(seconds: float) -> None:
         worst = max(game.worst for game in games)
         print(f"  {level:6}: mean {cpu[level] * 1000:6.1f} ms, slowest {worst * 1000:5.0f} ms")
     print(f"  strong to good: ratio {cpu['strong'] / cpu['good']:.0f}")
-    crowd = asyncio.run(_pace("strong", SEATS, seconds))
-    think = statistics.mean(crowd.think_s)
+    threads = asyncio.run(_crowd(seconds, None))
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(POOL, mp_context=context) as pool:
+        asyncio.run(_crowd(1.0, pool))
+        pooled = asyncio.run(_crowd(seconds, pool))
+    think = statistics.mean(threads.pauses)
     share = SEATS * cpu["strong"] / (think + cpu["strong"])
-    print(f"{SEATS} strong bots in one process, {seconds:.0f} s of play:")
+    print(f"{SEATS} strong bots in one process, {seconds:.0f} s of play each way:")
     print(f"  one core's share they need: {share:.2f} (mean think time {think:.2f} s)")
-    wall, used = statistics.mean(crowd.wall_s), statistics.mean(crowd.cpu_s)
-    print(
-        f"  one choice: {_ms(crowd.wall_s)} wall, mean {used * 1000:.0f} ms CPU"
-        f" (ratio {wall / used:.1f}) over {len(crowd.wall_s)} moves"
-    )
+    walls, pooled_walls = threads.walls, pooled.walls
+    print(f"  one choice in threads:       {_ms(walls)} over {len(walls)} moves")
+    print(f"  one choice in {POOL} processes: {_ms(pooled_walls)} over {len(pooled_walls)} moves")
+    ratio = statistics.mean(pooled_walls) / statistics.mean(walls)
+    print(f"  processes to threads: ratio {ratio:.2f}")
 
 
 def main() -> None:

@@ -6,16 +6,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import multiprocessing
 import sys
 from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
 
+from bots.house.decide import Decider
 from bots.house.process import HouseProcess
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bots.house", description=__doc__)
     parser.add_argument("--server", required=True, help="the server's URL, ws://HOST:PORT")
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--search-processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes for the strong and expert bots' searches (default 0: threads)",
+    )
+    options = parser.parse_args(argv)
+    if options.search_processes < 0:
+        parser.error("--search-processes is 0 or more")
+    return options
 
 
 async def stdin_lines() -> AsyncIterator[str]:
@@ -32,8 +45,13 @@ def write_line(line: str) -> None:
     sys.stdout.flush()
 
 
-async def serve(url: str) -> None:
-    await HouseProcess(url, write_line).run(stdin_lines())
+async def serve(url: str, search_processes: int) -> None:
+    if not search_processes:
+        await HouseProcess(url, write_line).run(stdin_lines())
+        return
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(search_processes, mp_context=context) as pool:
+        await HouseProcess(url, write_line, decide=Decider(pool)).run(stdin_lines())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="bots.house %(levelname)s %(message)s"
     )
-    asyncio.run(serve(options.server))
+    asyncio.run(serve(options.server, options.search_processes))
     return 0
 
 

@@ -32,7 +32,7 @@ from bots.house.control import (
 )
 from bots.house.link import Sleep
 from bots.house.memory import rss_bytes
-from bots.house.seat import HouseSeat, Offload
+from bots.house.seat import Decide, HouseSeat
 
 LOAD_EVERY_S = 10.0
 
@@ -53,12 +53,12 @@ class HouseProcess:
         memory: Callable[[], int] = rss_bytes,
         speed: float = 1.0,
         sleep: Sleep = asyncio.sleep,
-        offload: Offload = asyncio.to_thread,
+        decide: Decide | None = None,
     ) -> None:
         """``write`` takes each line for the server; ``speed``, ``sleep`` and
-        ``offload`` go to every seat (see `HouseSeat`)."""
+        ``decide`` go to every seat (see `HouseSeat`)."""
         self.url, self.write, self.tick, self.memory = url, write, tick, memory
-        self.speed, self.sleep, self.offload = speed, sleep, offload
+        self.speed, self.sleep, self.decide = speed, sleep, decide
         self.seats: dict[str, asyncio.Task[None]] = {}
 
     async def run(self, commands: AsyncIterator[str]) -> None:
@@ -104,7 +104,7 @@ class HouseProcess:
             lambda name: self.write(driving_line(name)),
             speed=self.speed,
             sleep=self.sleep,
-            offload=self.offload,
+            decide=self.decide,
         )
         try:
             reason = await seat.run()

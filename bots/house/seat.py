@@ -6,8 +6,8 @@ server sends the room afresh), then two tasks share the seat. The reader
 takes every server message into the seat's `protocol.follow.Follower` and
 completes the request waiting for its reply; the player asks the seat's
 `bots.player.BotPlayer` for its next line on a frozen `Sight` of the seat,
-in a worker thread (the strong level searches for a while, and the event
-loop keeps every other seat moving meanwhile), waits the pause the player
+off the event loop (the strong level searches for a while, and the event
+loop keeps every other seat moving meanwhile: `bots.house.decide`), waits the pause the player
 asks for, and sends the line as a request, one at a time, each move with a
 fresh ``move_id`` and the version it was chosen on.
 
@@ -28,11 +28,12 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from websockets.exceptions import ConnectionClosed
 
 from bots.house.control import Drive
+from bots.house.decide import Decider
 from bots.house.link import Link, Sleep, open_link
 from bots.player import BotPlan, BotPlayer, Sight, sight_of
 from protocol import (
@@ -54,8 +55,9 @@ from protocol import (
 )
 from protocol.follow import Follower
 
-Offload = Callable[..., Awaitable[Any]]
-"""Runs a function off the event loop (`asyncio.to_thread`)."""
+Decide = Callable[[BotPlayer, Sight, Hint | None], Awaitable[tuple[BotPlayer, str | None]]]
+"""Runs a player's decision off the event loop: the player after it, and its line
+(`bots.house.decide.Decider`)."""
 Connect = Callable[[str, float, Sleep], Awaitable[Link | None]]
 """Opens a connection after a first wait, retrying with backoff (`open_link`)."""
 
@@ -86,13 +88,13 @@ class HouseSeat:
         *,
         speed: float = 1.0,
         sleep: Sleep = asyncio.sleep,
-        offload: Offload = asyncio.to_thread,
+        decide: Decide | None = None,
         connect: Connect | None = None,
     ) -> None:
         """``on_driving`` hears the seat each time its resume is accepted; ``speed``
-        scales the bot's pauses, ``offload`` runs its decisions off the event loop."""
+        scales the bot's pauses; ``decide`` runs its decisions (default: in threads)."""
         self.url, self.drive, self.on_driving = url, drive, on_driving
-        self.sleep, self.offload = sleep, offload
+        self.sleep, self.decide = sleep, decide or Decider()
         self.connect = connect or open_link
         plan = BotPlan(
             drive.seat,
@@ -234,7 +236,7 @@ class HouseSeat:
         while True:
             self.news.clear()
             sight = sight_of(self.follower)
-            line = await self.offload(self.player.next_line, sight, hint)
+            self.player, line = await self.decide(self.player, sight, hint)
             if not line:
                 await self.news.wait()
                 continue
