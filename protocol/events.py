@@ -12,6 +12,7 @@ from pydantic import Field
 
 from protocol import limits
 from protocol._types import (
+    BotLevel,
     Digest,
     DurationMs,
     FinishOutcome,
@@ -40,6 +41,9 @@ class PlayerJoined(Model):
     bot: bool = False
     rating: Rating | None = None
     provisional: bool = False
+    level: BotLevel | None = None
+    """As in `PlayerInfo`: a bot's level, and whether the server's bot process plays it."""
+    house: bool = False
 
 
 class PlayerLeft(Model):

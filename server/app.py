@@ -36,6 +36,7 @@ from server.config import Config
 from server.conn.fairconn import FairConnection, abort, connection_class
 from server.conn.session import Session
 from server.fanout.hub import Hub
+from server.house.supervisor import Command, House, bot_command
 from server.lifecycle.room import Room
 from server.limits.admission import AddressLimits
 from server.liveness import reclaim
@@ -43,7 +44,7 @@ from server.liveness.poller import DeadlinePoller
 from server.liveness.sweep import PresenceSweep
 from server.metrics import CONTENT_TYPE, Metrics
 from server.race_flow import deadlines
-from server.requests import accounts, lobby
+from server.requests import accounts, house, lobby
 from server.services import Services
 from server.solver.pool import Analyst
 from server.store import Store, StoreUnavailable
@@ -55,7 +56,13 @@ MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
 
 
 class RaceServer:
-    def __init__(self, config: Config, store: Store, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        clock: Clock | None = None,
+        bot_command: Command = bot_command,
+    ) -> None:
         self.config, self.store = config, store
         self.clock = clock or SystemClock()
         self.sessions: set[Session] = set()
@@ -74,6 +81,13 @@ class RaceServer:
             Analyst(config.analysis_workers, config.analysis_queue),
             self.clock,
         )
+        if config.bot_workers:
+            self.services.house = House(
+                config.bot_workers,
+                config.house_bots_per_worker,
+                functools.partial(house.free_lost, self.services),
+                bot_command,
+            )
         self.records = api.Records(
             functools.partial(accounts.profile, self.services),
             functools.partial(accounts.history, self.services),
@@ -87,9 +101,17 @@ class RaceServer:
             lease_s=config.deadline_lease_s,
         )
         self.sweep = PresenceSweep(
-            store, self.hub, self.clock, config.presence_sweep_s, self._reclaim
+            store,
+            self.hub,
+            self.clock,
+            config.presence_sweep_s,
+            self._reclaim,
+            house=self.services.house,
         )
         self.server: Server | None = None
+        self.bot_listener: Server | None = None
+        """Where the house's bot processes connect: loopback, a port of its own, so
+        they always reach this process, whatever shares the public port."""
         self.stopped: asyncio.Future[None] | None = None
         """The shutdown, once `stop` has begun it."""
 
@@ -112,21 +134,28 @@ class RaceServer:
         return port
 
     async def start(self) -> None:
-        self.server = await serve(
+        self.server = await self._listen(self.config.host, self.config.port, self.config.reuse_port)
+        house = self.services.house
+        if house is not None:
+            self.bot_listener = await self._listen("127.0.0.1", 0, reuse_port=False)
+            house.start(next(iter(self.bot_listener.sockets)).getsockname()[1])
+        self.poller.start()
+        self.sweep.start()
+
+    async def _listen(self, host: str, port: int, reuse_port: bool) -> Server:
+        return await serve(
             self._connection,
-            self.config.host,
-            self.config.port,
+            host,
+            port,
             process_request=self._http,
             compression=None,
             max_size=MAX_WIRE_FRAME,
             max_queue=64,
             ping_interval=20,
             ping_timeout=20,
-            reuse_port=self.config.reuse_port,
+            reuse_port=reuse_port,
             create_connection=connection_class(self.config.frames_per_turn, self.limits),
         )
-        self.poller.start()
-        self.sweep.start()
 
     async def stop(self) -> None:
         """Stop accepting, send ``going_away``, finish commits in flight, close everything.
@@ -146,6 +175,10 @@ class RaceServer:
         self.services.stopping = True
         await self.poller.close()
         await self.sweep.close()
+        if self.services.house is not None:
+            await self.services.house.close(max(0.0, deadline - loop.time()) / 2)
+        if self.bot_listener is not None:
+            self.bot_listener.close(close_connections=False)
         server.close(close_connections=False)
         for session in self.sessions:
             session.drain()

@@ -85,6 +85,15 @@ class Config:
     """Rated races of a game an account needs to appear on that game's leaderboard."""
     challenge_ghosts: int = 3
     """The best runs of a challenge a challenger races against as ghosts (docs/challenges.md)."""
+    # House bots (docs/bots.md).
+    bot_workers: int = 0
+    """Bot processes this server process starts for house bots; 0: none (the command
+    line's default is 1)."""
+    house_bots_per_room: int = 4
+    """House bots one room may have."""
+    house_bots_per_worker: int = 10
+    """House bots one bot process plays at most (more only when it takes over the
+    bots of a process that died)."""
 
 
 _DEFAULTS = Config()
@@ -130,6 +139,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         parser.add_argument_group("solver work (verdicts, hints, dead ends)"), _ANALYSIS_FLAGS
     )
     _add_flags(parser.add_argument_group("ratings"), _RATING_FLAGS)
+    _add_house_args(parser.add_argument_group("house bots (docs/bots.md)"))
     _add_limit_args(parser)
     args = parser.parse_args(argv)
     if args.deadline_poll <= 0:
@@ -139,6 +149,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
     _check_flags(parser, args)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.bot_workers < 0:
+        parser.error("--bot-workers must be at least 0")
     if args.workers > 1 and args.port == 0:
         parser.error("--workers needs a fixed --port (port 0 would give each worker its own)")
     return Config(
@@ -153,6 +165,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         workers=args.workers,
         reuse_port=args.reuse_port or args.workers > 1,
         trusted_proxies=tuple(args.trusted_proxy),
+        bot_workers=args.bot_workers,
         **{flag.field: getattr(args, flag.field) for flag in _NUMBER_FLAGS},
     )
 
@@ -242,7 +255,17 @@ _LIMIT_FLAGS = (
     ),
 )
 
-_NUMBER_FLAGS = _ANALYSIS_FLAGS + _RATING_FLAGS + _LIMIT_FLAGS
+_HOUSE_FLAGS = (
+    Flag("--house-bots-per-room", int, "house_bots_per_room", "house bots one room may have"),
+    Flag(
+        "--house-bots-per-worker",
+        int,
+        "house_bots_per_worker",
+        "house bots one bot process plays",
+    ),
+)
+
+_NUMBER_FLAGS = _ANALYSIS_FLAGS + _RATING_FLAGS + _HOUSE_FLAGS + _LIMIT_FLAGS
 
 
 class _Options(Protocol):
@@ -288,6 +311,17 @@ def add_store_args(parser: argparse.ArgumentParser) -> None:
         help="where the embedded Valkey keeps its data (default: ./data)",
     )
     parser.add_argument("--prefix", default=_DEFAULTS.key_prefix, help="Redis key prefix")
+
+
+def _add_house_args(group: _Options) -> None:
+    group.add_argument(
+        "--bot-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="bot processes that play house bots; 0: no house bots (default: %(default)s)",
+    )
+    _add_flags(group, _HOUSE_FLAGS)
 
 
 def _add_limit_args(parser: argparse.ArgumentParser) -> None:

@@ -12,6 +12,7 @@ from typing import Protocol
 from server.clock import Clock, SystemClock
 from server.config import Config
 from server.fanout.hub import Hub
+from server.house import House
 from server.limits.admission import AddressLimits
 from server.metrics import Metrics
 from server.solver.hint_lines import HintLines
@@ -54,6 +55,8 @@ class Services:
     background: set[asyncio.Task[None]] = field(default_factory=set)
     """Work started after a reply and awaited by nobody (post-race verdicts);
     cancelled on shutdown."""
+    house: House | None = None
+    """The house bots' processes (`server.house`); None when the server runs none."""
     stopping: bool = False
     """Shutting down: a closing socket is a server restart, not a player leaving."""
     token_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(

@@ -27,6 +27,7 @@ whom another process holds by now (they resumed there).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import Literal
@@ -43,6 +44,7 @@ __all__ = [
     "leave",
     "standing",
     "take_back",
+    "token_hash",
     "unwatch",
     "watch",
 ]
@@ -51,6 +53,11 @@ Standing = Literal["held", "let_go", "elsewhere", "lost"]
 """Where the room has a socket's player or spectator: held by the socket's process, let
 go (a racer marked away, a spectator no longer counted), held by another process, or
 lost (the seat is gone, or taken under another token)."""
+
+
+def token_hash(token: str) -> str:
+    """How a room keeps a seat's or a spectator's token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def watch(room: Room, token: str, process: str, account: str = "") -> Transition:
@@ -72,8 +79,10 @@ def unwatch(room: Room, token: str, process: str) -> Transition:
 
 def leave(room: Room, seat: int, process: str, now_ms: int) -> Transition:
     """The player's socket on `process` closed: they leave (`server.lifecycle.room.leave`),
-    unless they came back on another socket, held elsewhere by now."""
-    if room.player(seat).process not in {"", process}:
+    unless they came back on another socket, held elsewhere by now. A house bot
+    keeps its seat: the bot process that plays it comes back (`server.house`)."""
+    player = room.player(seat)
+    if player.house or player.process not in {"", process}:
         return Transition(room)
     return rooms.leave(room, seat, now_ms)
 

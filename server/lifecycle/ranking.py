@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import Protocol, TypeVar
 
 from protocol import (
+    BotLevel,
     LogEntry,
     PlayerInfo,
     PlayerOutcome,
@@ -46,6 +47,10 @@ class Seated(Protocol):
     def account(self) -> str: ...
     @property
     def bot(self) -> bool: ...
+    @property
+    def level(self) -> BotLevel | None: ...
+    @property
+    def house(self) -> bool: ...
     @property
     def rating(self) -> int | None: ...
     @property
@@ -145,6 +150,8 @@ def player_info(player: Seated, stats: PlayerStats, idle_timeout_at_ms: int | No
         idle_timeout_at_ms=idle_timeout_at_ms,
         account=bool(player.account),
         bot=player.bot,
+        level=player.level,
+        house=player.house,
         rating=player.rating,
         provisional=player.provisional,
     )

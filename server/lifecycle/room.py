@@ -23,6 +23,7 @@ from dataclasses import replace
 
 import engine
 from protocol import (
+    BotLevel,
     ErrorCode,
     RatingChange,
     RoomEvent,
@@ -81,6 +82,8 @@ def create(
     token: str,
     account: str = "",
     bot: bool = False,
+    level: BotLevel | None = None,
+    house: bool = False,
     rating: int | None = None,
     provisional: bool = False,
 ) -> Transition:
@@ -93,6 +96,8 @@ def create(
         token=token,
         account=account,
         bot=bot,
+        level=level,
+        house=house,
         rating=rating,
         provisional=provisional,
     )
@@ -109,13 +114,16 @@ def join(
     *,
     account: str = "",
     bot: bool = False,
+    level: BotLevel | None = None,
+    house: bool = False,
     rating: int | None = None,
     provisional: bool = False,
 ) -> tuple[int, Transition]:
     """Seat a player holding `token` on `process`: lobby only, lowest free seat
     (spectators: `server.lifecycle.presence`). `account` is the id of the account
-    seated ('' for a guest), `bot` marks a program, `rating` and `provisional` are
-    the account's for the room's game, as the caller looked them up."""
+    seated ('' for a guest), `bot` marks a program (`level` its level, `house` one the
+    server's bot process plays), `rating` and `provisional` are the account's for the
+    room's game, as the caller looked them up."""
     require_phase(room, "lobby")
     if any(player.name.casefold() == name.casefold() for player in room.players):
         raise RoomError(ErrorCode.ROOM_NAME_TAKEN, f"a player in this room is already named {name}")
@@ -130,6 +138,8 @@ def join(
         token=token,
         account=account,
         bot=bot,
+        level=level,
+        house=house,
         rating=rating,
         provisional=provisional,
     )
@@ -146,11 +156,14 @@ def _joined(player: Player) -> events.PlayerJoined:
         bot=player.bot,
         rating=player.rating,
         provisional=player.provisional,
+        level=player.level,
+        house=player.house,
     )
 
 
 def leave(room: Room, seat: int, now_ms: int) -> Transition:
-    """In the lobby the seat is freed; later it is kept and the player marked away."""
+    """In the lobby the seat is freed; later it is kept and the player marked away.
+    The last person to leave a lobby takes its house bots with them."""
     player = room.player(seat)
     away = room.phase != "lobby"
     if not away:
@@ -159,9 +172,13 @@ def leave(room: Room, seat: int, now_ms: int) -> Transition:
         return Transition(room)
     else:
         room = put_player(room, replace(player, away=True, process=""))
+    left = [events.PlayerLeft(seat=seat, away=away)]
+    if not away and all(p.house for p in room.players):
+        left += [events.PlayerLeft(seat=p.seat, away=False) for p in room.players]
+        room = replace(room, players=())
     room, host_events = _hand_over(room)
     room, countdown = _countdown_if_ready(room, now_ms)
-    return Transition(room, (events.PlayerLeft(seat=seat, away=away), *host_events, *countdown))
+    return Transition(room, (*left, *host_events, *countdown))
 
 
 def come_back(room: Room, seat: int, process: str, token: str) -> Transition:
@@ -294,8 +311,9 @@ def _race_verdict(room: Room) -> DealVerdict | None:
 
 
 def _hand_over(room: Room) -> tuple[Room, tuple[RoomEvent, ...]]:
-    """Keep the host if present; else the lowest present seat (or nobody) takes over."""
-    present = [player.seat for player in room.players if not player.away]
+    """Keep the host if present; else the lowest present seat (or nobody) takes over.
+    A house bot is never host: it would never start a race or call a rematch."""
+    present = [player.seat for player in room.players if not player.away and not player.house]
     if room.host in present:
         return room, ()
     host = present[0] if present else None
@@ -305,7 +323,10 @@ def _hand_over(room: Room) -> tuple[Room, tuple[RoomEvent, ...]]:
 
 
 def _countdown_if_ready(room: Room, now_ms: int) -> tuple[Room, tuple[RoomEvent, ...]]:
-    if room.phase != "lobby" or not room.players or not all(p.ready for p in room.players):
+    """Every seat ready starts the countdown, but house bots alone never race."""
+    if room.phase != "lobby" or all(p.house for p in room.players):
+        return room, ()
+    if not all(p.ready for p in room.players):
         return room, ()
     starts_in_ms = room.settings.countdown_s * 1000
     room = replace(room, phase="countdown", start_at_ms=now_ms + starts_in_ms)

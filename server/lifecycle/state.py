@@ -14,7 +14,7 @@ from typing import NamedTuple
 import msgpack
 from pydantic import TypeAdapter
 
-from protocol import ErrorCode, Phase, PlayerOutcome, RoomEvent
+from protocol import BotLevel, ErrorCode, Phase, PlayerOutcome, RoomEvent
 from protocol.models import DealVerdict, HostEnd, RaceSummary, Settings
 from server.lifecycle.rating import RacePlan
 
@@ -61,6 +61,11 @@ class Player:
     """The id of the account seated here ('' for a guest or a bot)."""
     bot: bool = False
     """Played by a program: never rated."""
+    level: BotLevel | None = None
+    """A bot's level, when it said one."""
+    house: bool = False
+    """A house bot: seated by the host, played by the server's bot process
+    (`server.house`); it keeps its seat when its socket closes."""
     rating: int | None = None
     """The account's shown rating for the room's game, as the lobby last learnt it."""
     provisional: bool = False
@@ -75,6 +80,8 @@ class Player:
             token=self.token,
             account=self.account,
             bot=self.bot,
+            level=self.level,
+            house=self.house,
             rating=self.rating,
             provisional=self.provisional,
         )

@@ -10,7 +10,9 @@ looks at the rooms it has sockets in (the only rooms anyone here sees) and asks
 Redis which other processes holding players or spectators there still listen to
 the room. A process found not listening in two sweeps in a row is taken as gone
 (`presence.drop_processes`): its lobby seats are freed, its racers marked away
-(the host role moves on), its spectators dropped. One look alone could catch a
+(the host role moves on), its spectators dropped; its house bots, if this process
+plays house bots, are taken over here under new tokens (`server.lifecycle.house.adopt`)
+and this process's bot process plays them from then on. One look alone could catch a
 live process between seating someone and subscribing, or resubscribing after a
 Redis restart. A room nobody here is in is swept by whichever process gets a
 socket in it. The same look tells whether this process listens to each of its rooms;
@@ -23,15 +25,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 
+from protocol import BotLevel
 from server import room_store
 from server.clock import Clock
 from server.fanout.hub import Hub
+from server.house import House
+from server.lifecycle import house as house_rules
 from server.lifecycle import presence
-from server.lifecycle.room import Room, RoomError
+from server.lifecycle.room import Room, RoomError, Transition
 from server.liveness.periodic import Periodic
 from server.store import Store
 
@@ -46,10 +51,17 @@ class PresenceSweep:
     """Every `period_s` of `clock`, lets go of those held by processes found gone twice."""
 
     def __init__(
-        self, store: Store, hub: Hub, clock: Clock, period_s: float, reclaim: Reclaim
+        self,
+        store: Store,
+        hub: Hub,
+        clock: Clock,
+        period_s: float,
+        reclaim: Reclaim,
+        *,
+        house: House | None = None,
     ) -> None:
         self.store, self.hub, self.clock, self.period_s = store, hub, clock, period_s
-        self.reclaim = reclaim
+        self.reclaim, self.house = reclaim, house
         self.silent: set[tuple[str, str]] = set()
         """(room code, process) pairs found not listening by the last sweep."""
         self.swept_ms = -1
@@ -83,15 +95,37 @@ class PresenceSweep:
         for code, process in gone:
             by_room.setdefault(code, set()).add(process)
         for code, processes in by_room.items():
-            drop = functools.partial(
-                presence.drop_processes, processes=processes, now_ms=self.clock.now_ms()
-            )
-            with contextlib.suppress(RoomError):
-                await room_store.update(self.store, code, drop)
+            await self._drop(code, processes)
         for code, _ in mine & listening:
             await self.reclaim(code, rooms[code])
         self.swept_ms = began_ms
         self._swept.set()
+
+    async def _drop(self, code: str, processes: set[str]) -> None:
+        """Let go of what `processes` held in room `code`, but take over its house bots
+        when this process plays house bots."""
+        taken: dict[int, tuple[str, BotLevel]] = {}
+
+        def drop(room: Room) -> Transition:
+            taken.clear()
+            if self.house is not None:
+                room = self._adopt(room, processes, taken)
+            return presence.drop_processes(room, processes, self.clock.now_ms())
+
+        with contextlib.suppress(RoomError):
+            await room_store.update(self.store, code, drop)
+            for seat, (token, level) in taken.items():
+                await self.store.bind_token(presence.token_hash(token), code, seat)
+                if self.house is not None:
+                    self.house.drive(code, seat, token, level)
+
+    def _adopt(self, room: Room, gone: set[str], taken: dict[int, tuple[str, BotLevel]]) -> Room:
+        """`room` with the house bots of `gone` held here under new tokens, kept in `taken`."""
+        for player in room.players:
+            if player.house and player.process in gone and player.level is not None:
+                taken[player.seat] = (secrets.token_urlsafe(18), player.level)
+        hashes = {seat: presence.token_hash(token) for seat, (token, _) in taken.items()}
+        return house_rules.adopt(room, gone, self.store.process, hashes)
 
     async def swept_since(self, when_ms: int) -> None:
         """Wait until a sweep that began at `when_ms` or later has finished."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 from collections.abc import Callable
 
 from protocol import ErrorCode, Joined, RaceOver, Resume, Resumed, RoomSnapshot, Snapshot
@@ -38,8 +37,7 @@ __all__ = [
 RESUME_EVENTS = 1000
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+token_hash = presence.token_hash
 
 
 async def resume(session: Session, message: Resume) -> Resumed | Snapshot:

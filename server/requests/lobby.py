@@ -56,6 +56,7 @@ from server.requests import (
     deals,
     entry,
     hints,
+    house,
     play,
     seating,
 )
@@ -88,7 +89,7 @@ async def hello_again(session: Session, message: Any) -> NoReturn:
 async def create_room(session: Session, message: CreateRoom) -> Joined:
     entry.require_outside(session)
     store, config = session.services.store, session.services.config
-    who = await seating.sitter(session, message.name, message.bot)
+    who = await seating.sitter(session, message.name, message.bot, message.level)
     token = secrets.token_urlsafe(18)
     holder = {
         "process": store.process,
@@ -116,7 +117,9 @@ async def join_room(session: Session, message: JoinRoom) -> Joined:
     seat: int | None = None
     process = session.services.store.process
     player = message.role == "player"
-    who = await seating.sitter(session, message.name, message.bot) if player else None
+    who = (
+        await seating.sitter(session, message.name, message.bot, message.level) if player else None
+    )
 
     def change(room: Room) -> Transition:
         nonlocal seat
@@ -222,6 +225,7 @@ HANDLERS: dict[type[Any], Handler] = {
     play.EndRace: play.end_race,
     **accounts.HANDLERS,
     **challenges.HANDLERS,
+    **house.HANDLERS,
     JoinChallenge: functools.partial(
         challenge_rooms.join_challenge, enter=entry.enter, hash_token=entry.token_hash
     ),

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import ErrorCode
+from protocol import BotLevel, ErrorCode
 from server.accounts.names import name_digest
 from server.conn.session import Session
 from server.lifecycle.rating import Skill, is_provisional
@@ -36,6 +36,7 @@ class Sitter:
     name: str
     account: str = ""
     bot: bool = False
+    level: BotLevel | None = None
     ratings: Mapping[str, StoredRating] = field(default_factory=dict)
 
     def seat(self, variant: str, provisional_races: int) -> dict[str, Any]:
@@ -44,6 +45,7 @@ class Sitter:
         return {
             "account": self.account,
             "bot": self.bot,
+            "level": self.level,
             "rating": rating,
             "provisional": provisional,
         }
@@ -55,7 +57,7 @@ def shown(rating: StoredRating, provisional_races: int) -> ShownRating:
     return shown_skill(skill), is_provisional(skill, provisional_races)
 
 
-async def sitter(session: Session, name: str, bot: bool) -> Sitter:
+async def sitter(session: Session, name: str, bot: bool, level: BotLevel | None = None) -> Sitter:
     """Who `session` seats when it asks to sit as `name`; `RoomError` when it may not."""
     store = session.services.store
     if session.account and not bot:
@@ -69,7 +71,7 @@ async def sitter(session: Session, name: str, bot: bool) -> Sitter:
     if holder is not None:
         text = f"the account {holder.name} has that name; sign in or pick another name"
         raise RoomError(ErrorCode.ACCOUNT_NAME_TAKEN, text)
-    return Sitter(name, bot=bot)
+    return Sitter(name, bot=bot, level=level if bot else None)
 
 
 async def seat_ratings(
