@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
+from bots.levels import Level, parse_level
 from client_cli.room.tracker import Tracker
 from engine import InvalidMove, Move
+from protocol import AddBot, RemoveBot
 
 WORDS = (
     "ready",
@@ -39,6 +43,10 @@ Commands:
   resign            give up this race
   end               host only, during a race: end it now for everyone still racing
   rematch           host only, after a race: back to the lobby
+  bot add [LEVEL] [NAME]
+                    host, in the lobby: seat a bot the server plays (LEVEL:
+                    beginner, casual, good (default), strong, expert or 1-5)
+  bot remove SEAT   host, in the lobby: free that bot's seat
   challenge         after a race you raced in: make it a challenge others race
                     later against your runs (a code to share)
   sync              fetch the room and your board afresh
@@ -57,6 +65,8 @@ class Command:
     word: str
     """One of `WORDS`, ``"move"``, or ``""`` for a blank line."""
     move: Move | None = None
+    request: AddBot | RemoveBot | None = None
+    """For ``bot``: the request, all but its id (0)."""
 
 
 def parse_command(line: str) -> Command:
@@ -64,12 +74,39 @@ def parse_command(line: str) -> Command:
     text = line.strip()
     if not text:
         return Command("")
+    first, _, rest = text.partition(" ")
+    if first.lower() == "bot":
+        return Command("bot", request=bot_request(rest.split()))
     if text.lower() in WORDS:
         return Command(text.lower())
     try:
         return Command("move", Move.parse(text))
     except InvalidMove as error:
         raise CommandError(f"{error}. Type help for the commands") from None
+
+
+BOT_USE = "Type bot add [LEVEL] [NAME] or bot remove SEAT"
+
+
+def bot_request(words: list[str]) -> AddBot | RemoveBot:
+    """The request that ``bot add ...`` or ``bot remove SEAT`` asks for (id 0)."""
+    action, *rest = words or [""]
+    if action.lower() == "remove" and len(rest) == 1 and rest[0].isdigit():
+        return RemoveBot(id=0, seat=int(rest[0]))
+    if action.lower() != "add":
+        raise CommandError(BOT_USE)
+    level: Level = "good"
+    if rest:
+        try:
+            level = parse_level(rest[0])
+            rest = rest[1:]
+        except ValueError:
+            pass
+    name = " ".join(rest) or None
+    try:
+        return AddBot(id=0, level=level, name=name)
+    except ValidationError:
+        raise CommandError(f"{name!r} cannot be a bot's name. {BOT_USE}") from None
 
 
 def local_text(word: str, tracker: Tracker, now_ms: int) -> str:

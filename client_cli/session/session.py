@@ -157,6 +157,8 @@ class Session:
             reply = await self.call(CreateChallenge(id=self.pending.next_id()))
             if isinstance(reply, ChallengeCreated):
                 self.write(challenge_made_text(reply))
+        elif command.request is not None:
+            await self.call(command.request.model_copy(update={"id": self.pending.next_id()}))
         elif word:
             await self.call(word_request(word, self.pending.next_id()))
         return True

@@ -81,7 +81,7 @@ def test_house_bots_never_count_down_alone() -> None:
     room, _ = r.set_ready(room, 1, True, T0)
     room, _ = r.set_ready(room, 0, True, T0)
     assert room.phase == "lobby"
-    room, events = r.set_ready(room, 2, True, T0)
+    room, _ = r.set_ready(room, 2, True, T0)
     assert room.phase == "countdown"
 
 
