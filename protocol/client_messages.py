@@ -235,6 +235,9 @@ class JoinChallenge(Model):
     id: RequestId
     code: ChallengeCode
     name: Name
+    ghosts: Annotated[tuple[Name, ...], Field(max_length=limits.MAX_GHOSTS)] = ()
+    """The runs to race, by racer name (each name's best run), in this order;
+    empty: the challenge's best runs."""
 
 
 class RaceDaily(Model):
