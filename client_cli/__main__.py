@@ -135,7 +135,9 @@ def entry_request(options: Options) -> Entry:
     bot = options.action == "bot"
     level = options.level if bot else None
     if options.action == "challenge":
-        return lambda id_: JoinChallenge(id=id_, code=options.code, name=options.name)
+        return lambda id_: JoinChallenge(
+            id=id_, code=options.code, name=options.name, ghosts=options.ghosts
+        )
     if options.action == "daily":
         return lambda id_: RaceDaily(id=id_, variant=options.variant, name=options.name)
     if options.action in ("create", "practice") or options.variant:

@@ -92,6 +92,8 @@ class Options:
     """``--guest``: enter the room signed out even with an account kept."""
     records: RecordOptions | None = None
     """The options of ``account``, ``history``, ``profile`` and ``leaderboard``."""
+    ghosts: tuple[str, ...] = ()
+    """``challenge --ghosts NAME,NAME``: the racers whose runs to race (none: the best)."""
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
@@ -149,6 +151,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
         account=getattr(args, "account", None),
         guest=getattr(args, "guest", False),
         records=records,
+        ghosts=getattr(args, "ghosts", ()),
     )
 
 

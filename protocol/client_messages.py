@@ -216,6 +216,10 @@ class CreateChallenge(Model):
     type: Literal["create_challenge"] = "create_challenge"
     id: RequestId
     days: Annotated[int, Field(ge=1, le=limits.MAX_CHALLENGE_DAYS)] = limits.CHALLENGE_DAYS
+    room: RoomCode | None = None
+    """From outside the room: its code, with ``token``, the racer's token from
+    ``joined``; nil: the room this connection is seated in."""
+    token: Token | None = None
 
 
 class GetChallenge(Model):
@@ -235,6 +239,9 @@ class JoinChallenge(Model):
     id: RequestId
     code: ChallengeCode
     name: Name
+    ghosts: Annotated[tuple[Name, ...], Field(max_length=limits.MAX_GHOSTS)] = ()
+    """The runs to race, by racer name (each name's best run), in this order;
+    empty: the challenge's best runs."""
 
 
 class RaceDaily(Model):

@@ -82,6 +82,8 @@ class ErrorCode(StrEnum):
     """``close_challenge`` with a key that is not this challenge's."""
     CHALLENGE_CLOSED = "challenge/closed"
     """``join_challenge`` of a challenge that has closed (its deal is public now)."""
+    CHALLENGE_NO_RUN = "challenge/no-run"
+    """``join_challenge`` named in ``ghosts`` a racer with no run in the challenge."""
     CHALLENGE_FIXED_ROOM = "challenge/fixed-room"
     """A challenge room keeps the challenge's game, deal and settings: no
     ``set_settings``, no ``rematch``."""

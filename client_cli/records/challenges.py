@@ -13,6 +13,7 @@ from client_cli.records.options import RecordOptions
 from client_cli.session.accounts import UnknownAccount
 from engine import VARIANT_KEYS
 from protocol import ChallengeInfo, DailyBoard, GetDaily
+from protocol.limits import MAX_GHOSTS
 
 __all__ = ["DEFAULT_GAME", "add_challenge_commands", "daily_board", "standings_text"]
 
@@ -35,6 +36,13 @@ def add_challenge_commands(
     )
     challenge.add_argument("code", metavar="CODE", type=code, help="the challenge's code")
     challenge.add_argument("--name", type=name, help=name_help)
+    challenge.add_argument(
+        "--ghosts",
+        type=_names(name),
+        default=(),
+        metavar="NAME,NAME",
+        help="race these racers' runs (each one's best) instead of the best runs",
+    )
     daily = actions.add_parser(
         "daily",
         help="race the deal of the day, or --board: its standings",
@@ -49,6 +57,18 @@ def add_challenge_commands(
     daily.add_argument("--json", action="store_true", help="with --board: the reply as JSON")
     daily.add_argument("--name", type=name, help=name_help)
     return [challenge, daily]
+
+
+def _names(name: Callable[[str], str]) -> Callable[[str], tuple[str, ...]]:
+    """Reads ``NAME,NAME``: each a player name, at most `MAX_GHOSTS` of them."""
+
+    def read(text: str) -> tuple[str, ...]:
+        names = tuple(name(part) for part in text.split(","))
+        if len(names) > MAX_GHOSTS:
+            raise argparse.ArgumentTypeError(f"at most {MAX_GHOSTS} ghosts")
+        return names
+
+    return read
 
 
 async def daily_board(desk: Desk, options: RecordOptions) -> int:

@@ -13,12 +13,25 @@ from server.challenges.records import Run
 from server.challenges.standings import ranked
 from server.lifecycle.state import Ghost
 
-__all__ = ["ghost_of", "ghosts_for"]
+__all__ = ["ghost_of", "ghosts_for", "ghosts_named"]
 
 
 def ghosts_for(runs: Sequence[Run], count: int) -> tuple[Ghost, ...]:
     """The best `count` runs of the standings, best first, as ghosts."""
     return tuple(ghost_of(run) for run in ranked([r for r in runs if r.ranked])[:count])
+
+
+def ghosts_named(runs: Sequence[Run], names: Sequence[str]) -> tuple[Ghost, ...] | str:
+    """Each name's best run (a ranked one before practice), in the order named; or
+    the first name that has no run."""
+    chosen: list[Ghost] = []
+    for name in names:
+        own = [run for run in runs if run.name == name]
+        if not own:
+            return name
+        best = sorted(ranked(own), key=lambda run: not run.ranked)[0]
+        chosen.append(ghost_of(best))
+    return tuple(chosen)
 
 
 def ghost_of(run: Run) -> Ghost:

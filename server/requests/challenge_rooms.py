@@ -17,12 +17,14 @@ from dataclasses import replace
 
 from protocol import ErrorCode, JoinChallenge, Joined, limits
 from protocol.limits import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
-from server.challenges.ghosts import ghosts_for
-from server.challenges.records import unpack_challenge, unpack_run
+from server.challenges.ghosts import ghosts_for, ghosts_named
+from server.challenges.records import Run, unpack_challenge, unpack_run
 from server.challenges.standings import is_closed
+from server.config import Config
 from server.conn.session import Session
 from server.lifecycle import room as rooms
 from server.lifecycle.room import Room, RoomError
+from server.lifecycle.state import Ghost
 from server.requests import seating
 
 __all__ = ["Enter", "join_challenge"]
@@ -54,8 +56,7 @@ async def join_challenge(
         **who.seat(challenge.variant, config.provisional_races),
     }
     settings = challenge.settings.model_copy(update={"rated": False, "practice": False})
-    count = min(config.challenge_ghosts, limits.MAX_GHOSTS)
-    ghosts = ghosts_for([unpack_run(run) for _, run in record.runs], count)
+    ghosts = _ghosts([unpack_run(run) for _, run in record.runs], message.ghosts, config)
     for _ in range(16):
         code = "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
         made = rooms.create(code, challenge.variant, settings, who.name, challenge.seed, **holder)
@@ -66,3 +67,13 @@ async def join_challenge(
         raise RoomError(ErrorCode.SERVER_BUSY, "could not find a free room code; try again")
     await store.expire_room(code, config.idle_room_ttl_s)
     return await enter(session, message.id, room, 0, 0, token=token)
+
+
+def _ghosts(runs: list[Run], names: tuple[str, ...], config: Config) -> tuple[Ghost, ...]:
+    """The runs named, or the challenge's best ones (`Config.challenge_ghosts`)."""
+    if not names:
+        return ghosts_for(runs, min(config.challenge_ghosts, limits.MAX_GHOSTS))
+    chosen = ghosts_named(runs, names)
+    if isinstance(chosen, str):
+        raise RoomError(ErrorCode.CHALLENGE_NO_RUN, f"{chosen} has no run in this challenge")
+    return chosen

@@ -10,6 +10,7 @@ Until then nobody is shown its seed or a run's moves (docs/challenges.md).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -42,6 +43,7 @@ from server.conn.session import Session
 from server.lifecycle import race as races
 from server.lifecycle.rating import has_account
 from server.lifecycle.room import RoomError
+from server.requests.entry import token_hash
 from server.services import Services
 
 __all__ = ["HANDLERS", "RETENTION_DAYS", "challenge_info"]
@@ -54,9 +56,7 @@ RETENTION_MS = RETENTION_DAYS * DAY_MS
 async def create_challenge(session: Session, message: CreateChallenge) -> ChallengeCreated:
     services = session.services
     store, now = services.store, services.clock.now_ms()
-    code, seat = session.place.code, session.place.seat
-    if code is None or seat is None:
-        raise RoomError(ErrorCode.CHALLENGE_NOT_RACED, "race in a room first, then challenge")
+    code = await _raced_room(session, message)
     room, _, _ = await room_store.load(store, code)
     stats = await room_store.load_stats(store, code, room, logs=True)
     over = races.results(room, stats)
@@ -88,6 +88,19 @@ async def create_challenge(session: Session, message: CreateChallenge) -> Challe
     return ChallengeCreated(
         id=message.id, challenge=shown, key=key if made == challenge.code else None
     )
+
+
+async def _raced_room(session: Session, message: CreateChallenge) -> str:
+    """The room the caller raced in: its seat's, or the one whose seat `message.token` holds."""
+    code, seat = session.place.code, session.place.seat
+    if code is not None and seat is not None:
+        return code
+    if message.room is not None and message.token is not None:
+        with contextlib.suppress(RoomError):
+            room, _, _ = await room_store.load(session.services.store, message.room)
+            if any(player.token == token_hash(message.token) for player in room.players):
+                return message.room
+    raise RoomError(ErrorCode.CHALLENGE_NOT_RACED, "race in a room first, then challenge")
 
 
 async def get_challenge(session: Session, message: GetChallenge) -> ChallengeReply:

@@ -25,6 +25,9 @@ from tests.server.requests._challenges import SEED, STEP_MS, finished_race
 def test_the_commands_enter_a_challenge_or_read_the_day() -> None:
     challenge = parse_args(["challenge", "ksj3fv", "--name", "Cid", "--plain"])
     assert entry_request(challenge)(4) == JoinChallenge(id=4, code="KSJ3FV", name="Cid")
+    chosen = parse_args(["challenge", "KSJ3FV", "--name", "Cid", "--ghosts", "Ann, Bob"])
+    expected = JoinChallenge(id=3, code="KSJ3FV", name="Cid", ghosts=("Ann", "Bob"))
+    assert entry_request(chosen)(3) == expected
     daily = parse_args(["daily", "--name", "Cid"])
     assert entry_request(daily)(5) == RaceDaily(id=5, variant="little-forty", name="Cid")
     other = parse_args(["daily", "little-milligan", "--name", "Cid"])

@@ -2,19 +2,47 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import engine
-from protocol import GetChallenge, JoinChallenge, MakeMove, RaceOver, Ready, Resign, decode_server
+from protocol import (
+    CreateChallenge,
+    GetChallenge,
+    JoinChallenge,
+    MakeMove,
+    RaceOver,
+    Ready,
+    Resign,
+    decode_server,
+)
+from server.clock import ManualClock
+from server.store import Store
 from tests.server._client import Client
-from tests.server.requests._challenges import GAME, SEED, STEP_MS
+from tests.server._players import Connect, Race, pin_secrets, serve
+from tests.server.conftest import opened_clients
+from tests.server.requests._challenges import GAME, SEED, STEP_MS, finished_race
 
 TICK_MS = 250
 """How far the test moves the clock at a time: each ghost step must arrive within one."""
 
 Step = tuple[int, int, int, int, str]
 """A ghost event as expected: race time, ghost, cards home, moves, outcome."""
+
+
+@asynccontextmanager
+async def challenge_made(
+    store: Store, clock: ManualClock
+) -> AsyncIterator[tuple[Connect, Race, RaceOver, str]]:
+    """A server on `store` with a finished race turned into a challenge: a way to
+    connect, the race, its ``race_over`` and the challenge's code."""
+    async with serve(store, clock) as server:
+        pin_secrets(server, SEED)
+        async with opened_clients(Client.open, server) as open_:
+            race, over = await finished_race(open_, clock)
+            code = (await race.racers[0].client.call(CreateChallenge)).challenge.code
+            yield open_, race, over, code
 
 
 def expected_steps(over: RaceOver) -> list[Step]:
@@ -34,14 +62,17 @@ def expected_steps(over: RaceOver) -> list[Step]:
     return sorted(steps)
 
 
-async def race_challenge(client: Client, code: str, name: str = "Cid") -> tuple[Any, Any]:
-    """Join the challenge, ready, and start: the ``joined`` reply and ``race_started``."""
+async def race_challenge(
+    client: Client, code: str, name: str = "Cid", ghosts: tuple[str, ...] = ()
+) -> tuple[Any, Any]:
+    """Join the challenge (racing the runs of `ghosts`, if named), ready, and start:
+    the ``joined`` reply and ``race_started``."""
     earlier = client.events()
 
     def fresh(event: Any) -> bool:
         return all(event is not old for old in earlier)
 
-    joined = await client.call(JoinChallenge, code=code, name=name)
+    joined = await client.call(JoinChallenge, code=code, name=name, ghosts=ghosts)
     assert joined.type == "joined" and joined.seat == 0, joined
     assert (await client.call(Ready, ready=True)).type == "ok"
     countdown = await client.wait_event("countdown", fresh)

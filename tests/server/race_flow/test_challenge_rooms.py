@@ -24,6 +24,8 @@ from tests.server._players import pin_secrets, serve
 from tests.server.conftest import opened_clients
 from tests.server.race_flow._ghosts import (
     TICK_MS,
+    Step,
+    challenge_made,
     expected_steps,
     ghost_frames,
     race_challenge,
@@ -38,18 +40,14 @@ from tests.server.requests._challenges import GAME, LINE, SEED, finished_race, r
 async def test_ghosts_go_on_at_their_race_times_after_a_restart(
     open_store: OpenStore, clock: ManualClock
 ) -> None:
-    async with serve(await open_store(), clock) as first:
-        pin_secrets(first, SEED)
-        async with opened_clients(Client.open, first) as open_:
-            race, over = await finished_race(open_, clock)
-            code = (await race.racers[0].client.call(CreateChallenge)).challenge.code
-            cid = await open_()
-            joined, started = await race_challenge(cid, code)
-            steps = expected_steps(over)
-            middle = steps[len(steps) // 2][0]
-            half = len([step for step in steps if step[0] < middle])
-            await tick_through(cid, started.start_at_ms, steps[:half])
-            before = ghost_frames(cid)
+    async with challenge_made(await open_store(), clock) as (open_, _, over, code):
+        cid = await open_()
+        joined, started = await race_challenge(cid, code)
+        steps = expected_steps(over)
+        middle = steps[len(steps) // 2][0]
+        half = len([step for step in steps if step[0] < middle])
+        await tick_through(cid, started.start_at_ms, steps[:half])
+        before = ghost_frames(cid)
     assert len(before) == half
     restarted = serve(await open_store(), clock)
     async with restarted as second, opened_clients(Client.open, second) as open_:
@@ -114,3 +112,20 @@ async def test_a_challenge_room_keeps_its_deal_and_settings(
     assert (refused.type, refused.code) == ("error", ErrorCode.CHALLENGE_CLOSED)
     assert [run.name for run in closed.challenge.runs] == ["Ann", "Evelyn", "Bob"]
     replays_to_its_result(closed.challenge)
+
+
+async def test_a_challenger_races_the_runs_it_names(
+    open_store: OpenStore, clock: ManualClock
+) -> None:
+    async with challenge_made(await open_store(), clock) as (open_, _, over, code):
+        nobody = await (await open_()).call(JoinChallenge, code=code, name="N", ghosts=("Zed",))
+        cid = await open_()
+        _, started = await race_challenge(cid, code, ghosts=("Bob",))
+        bobs: list[Step] = [(a, 0, h, m, o) for a, g, h, m, o in expected_steps(over) if g == 1]
+        await tick_through(cid, started.start_at_ms, bobs)
+        frames = ghost_frames(cid)
+    assert (nobody.type, nobody.code) == ("error", ErrorCode.CHALLENGE_NO_RUN)
+    assert over.ranking[1].name == "Bob"
+    start = started.start_at_ms
+    shown = [(e.at_ms - start, e.ghost, e.progress, e.moves, e.outcome) for _, e in frames]
+    assert (shown, {event.name for _, event in frames}) == (bobs, {"Bob"})

@@ -19,6 +19,7 @@ from protocol import (
     GetChallenge,
     Ping,
     Settings,
+    decode_server,
     limits,
 )
 from server.app import RaceServer
@@ -195,3 +196,19 @@ async def test_a_challenge_outlives_its_room_and_a_server_restart(
         assert (
             await stranger.call(GetChallenge, code=made.challenge.code)
         ).challenge == made.challenge
+
+
+async def test_a_racer_makes_the_challenge_from_outside_with_its_token(
+    connect: Connect, clock: ManualClock
+) -> None:
+    race, _ = await finished_race(connect, clock)
+    host = race.racers[0].client
+    replies = [decode_server(frame) for frame in host.frames]
+    token = next(reply.token for reply in replies if reply.type == "joined")
+    elsewhere = await connect()
+    bad = {"room": race.code, "token": "x" * len(token)}
+    await refused(elsewhere, ErrorCode.CHALLENGE_NOT_RACED, CreateChallenge, **bad)
+    made = await elsewhere.call(CreateChallenge, room=race.code, token=token)
+    again = await host.call(CreateChallenge)
+    assert made.type == "challenge_created" and made.key is not None, made
+    assert (again.challenge.code, again.key) == (made.challenge.code, None)
