@@ -63,6 +63,8 @@ def _joined(room: RoomSnapshot, event: PlayerJoined) -> RoomSnapshot:
         bot=event.bot,
         rating=event.rating,
         provisional=event.provisional,
+        level=event.level,
+        house=event.house,
     )
     others = [player for player in room.players if player.seat != event.seat]
     players = tuple(sorted([*others, newcomer], key=lambda player: player.seat))

@@ -46,7 +46,7 @@ Commands:
   bot add [LEVEL] [NAME]
                     host, in the lobby: seat a bot the server plays (LEVEL:
                     beginner, casual, good (default), strong, expert or 1-5)
-  bot remove SEAT   host, in the lobby: free that bot's seat
+  bot remove SEAT   host, in the lobby: free that bot's seat (#2: bot remove 2)
   challenge         after a race you raced in: make it a challenge others race
                     later against your runs (a code to share)
   sync              fetch the room and your board afresh
@@ -89,10 +89,12 @@ BOT_USE = "Type bot add [LEVEL] [NAME] or bot remove SEAT"
 
 
 def bot_request(words: list[str]) -> AddBot | RemoveBot:
-    """The request that ``bot add ...`` or ``bot remove SEAT`` asks for (id 0)."""
+    """The request that ``bot add ...`` or ``bot remove SEAT`` asks for (id 0); SEAT is
+    the number the room shows (``#3``: the third seat)."""
     action, *rest = words or [""]
-    if action.lower() == "remove" and len(rest) == 1 and rest[0].isdigit():
-        return RemoveBot(id=0, seat=int(rest[0]))
+    number = rest[0].removeprefix("#") if len(rest) == 1 else ""
+    if action.lower() == "remove" and number.isdigit() and int(number) >= 1:
+        return RemoveBot(id=0, seat=int(number) - 1)
     if action.lower() != "add":
         raise CommandError(BOT_USE)
     level: Level = "good"

@@ -9,7 +9,7 @@ from client_cli.tui.screens import MovesScreen
 from client_cli.tui.state import RaceControls
 from client_cli.tui.widgets import short_texts
 from engine import VARIANT_KEYS
-from protocol import SetSettings, Settings
+from protocol import RoomSnapshot, SetSettings, Settings
 from protocol.limits import MAX_PLAYERS
 
 TIME_LIMITS = (60, 180, 300, 600, 900, 1800, 3600)
@@ -108,6 +108,8 @@ def lobby_key(app: RaceControls, key: str) -> bool:
     room, you = tracker.room, tracker.seat
     if room is None or you is None:
         return False
+    if app.state.picking_bot or key in ("b", "B"):
+        return bot_key(app, key, room, you)
     if key in (" ", "r"):
         ready = any(player.seat == you and player.ready for player in room.players)
         word = "unready" if ready else "ready"
@@ -122,6 +124,33 @@ def lobby_key(app: RaceControls, key: str) -> bool:
         app.note("A practice room is never rated.", error=True)
     else:
         set_settings(app, *change)
+    return True
+
+
+BOT_LEVELS = "1 beginner  2 casual  3 good  4 strong  5 expert"
+
+
+def bot_key(app: RaceControls, key: str, room: RoomSnapshot, you: int) -> bool:
+    """``b`` then a level's number seats a house bot; ``B`` frees the last one."""
+    if room.host != you:
+        app.note("Only the host adds and removes bots.", error=True)
+        return True
+    if app.state.picking_bot:
+        app.state.picking_bot = False
+        if key in "12345" and len(key) == 1:
+            app.do(lambda: app.session.execute(f"bot add {key}"))
+        else:
+            app.note("No bot added.")
+        return True
+    if key == "b":
+        app.state.picking_bot = True
+        app.note(f"Bot level? {BOT_LEVELS}  (any other key: none)")
+        return True
+    house = [player.seat for player in room.players if player.house]
+    if not house:
+        app.note("No bot of the server's sits here.", error=True)
+    else:
+        app.do(lambda: app.session.execute(f"bot remove {house[-1] + 1}"))
     return True
 
 

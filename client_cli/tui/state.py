@@ -36,6 +36,8 @@ class ScreenState:
     """The move a hint put on the move line, until the board moves on."""
     message: Text = field(default_factory=lambda: Text(""))
     """The line under the board: the latest refusal or news."""
+    picking_bot: bool = False
+    """``b`` was pressed in the lobby: the next key, 1 to 5, is the new bot's level."""
 
 
 class RaceControls(Protocol):

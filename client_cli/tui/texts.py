@@ -169,6 +169,7 @@ def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
         keys = "watching: the race shows when it starts   ctrl+q: leave"
     elif room.host == you:
         keys += "\nhost: g game  n next deal  s secret  w winnable  R rated  t time  +/- seats"
+        keys += "\n      b add a bot  B remove the last bot"
     return keys
 
 

@@ -16,8 +16,10 @@ const FRESH_RACE = { outcome: "playing", progress: 0, moves: 0, finished_at_ms: 
 const CHANGES = {
   player_joined(room, event) {
     const { account = false, bot = false, rating = null, provisional = false } = event;
+    const { level = null, house = false } = event;
     const newcomer = {
-      seat: event.seat, name: event.name, ready: false, away: false, account, bot, rating, provisional, ...FRESH_RACE,
+      seat: event.seat, name: event.name, ready: false, away: false,
+      account, bot, rating, provisional, level, house, ...FRESH_RACE,
     };
     const players = room.players.filter((player) => player.seat !== event.seat);
     players.push(newcomer);

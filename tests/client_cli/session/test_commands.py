@@ -38,7 +38,8 @@ def test_typos_are_refused_locally_with_a_hint(text: str) -> None:
         ("BOT add strong", AddBot(id=0, level="strong")),
         ("bot add 1 Little Bea", AddBot(id=0, level="beginner", name="Little Bea")),
         ("bot add Robo", AddBot(id=0, level="good", name="Robo")),
-        ("bot remove 3", RemoveBot(id=0, seat=3)),
+        ("bot remove 3", RemoveBot(id=0, seat=2)),
+        ("bot remove #1", RemoveBot(id=0, seat=0)),
     ],
 )
 def test_bot_asks_the_server_to_seat_or_free_a_house_bot(text: str, asked: object) -> None:
@@ -46,7 +47,9 @@ def test_bot_asks_the_server_to_seat_or_free_a_house_bot(text: str, asked: objec
     assert (command.word, command.request) == ("bot", asked)
 
 
-@pytest.mark.parametrize("text", ["bot", "bot remove", "bot remove two", "bot kick 1"])
+@pytest.mark.parametrize(
+    "text", ["bot", "bot remove", "bot remove two", "bot remove 0", "bot kick 1"]
+)
 def test_a_bot_command_without_its_words_says_how_it_goes(text: str) -> None:
     with pytest.raises(CommandError, match="bot add \\[LEVEL\\] \\[NAME\\] or bot remove SEAT"):
         parse_command(text)
