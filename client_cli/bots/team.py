@@ -15,7 +15,7 @@ from client_cli.room.tracker import Tracker
 from client_cli.session.saved_seats import SavedSeat
 from client_cli.session.seat_keeper import Team
 from client_cli.session.session import Entry, Session, Write
-from protocol import JoinRoom, Resume
+from protocol import AddBot, JoinRoom, Ok, Resume
 
 _T = TypeVar("_T")
 
@@ -26,6 +26,11 @@ repeats for more bots: a newcomer can race them and sometimes win."""
 
 class BotTeam:
     """Bots seated in a room the host creates, racing again at each rematch.
+
+    Each bot is asked of the server first, as a house bot (`add_bot`): the
+    server's bot process plays it, and it stays when the host leaves. Where the
+    server will not (it runs no house bots, or has no room for more), this
+    client runs the bots itself, and says so.
 
     Lines the host types are held back (`hold`) until every bot has its seat
     (or has failed to take it), so the host cannot start the race alone by
@@ -62,6 +67,8 @@ class BotTeam:
         self.returning = False
         """The bots resume seats saved with the host's, instead of taking new ones."""
         self.task: asyncio.Task[None] | None = None
+        self.client_runs = False
+        """The server would not seat house bots: this client runs them (`_ask_house`)."""
         host.seat_keeper.bots = self.team
 
     def bring_back(self, saved: SavedSeat) -> None:
@@ -125,6 +132,8 @@ class BotTeam:
         plan = BotPlan(name, DEFAULT_STRATEGY, self.speed, seed=number, rematches=True, level=level)
         said: list[str] = []
         token = self.tokens.get(number)
+        if token is None and not self.client_runs and await self._ask_house(plan.name, level):
+            return
         if token is not None:
             resume = _resuming(token, self.host.tracker.last_seq)
             await run_bot(self.host.server, resume, plan, said.append, self._in(number))
@@ -139,6 +148,19 @@ class BotTeam:
         await run_bot(self.host.server, join, plan, said.append, self._in(number))
         self.tokens.pop(number, None)
         self._stopped(plan, said)
+
+    async def _ask_house(self, name: str, level: Level) -> bool:
+        """Ask the server to seat and play the bot (a house bot: it stays when the host
+        leaves); False when it will not, and from then on this client runs the bots."""
+        request = AddBot(id=self.host.pending.next_id(), level=level, name=name)
+        if isinstance(await self.host.call(request), Ok):
+            self.entered += 1
+            self.host.news.set()
+            return True
+        if not self.client_runs:
+            self.client_runs = True
+            self.write("Your client runs the bots instead; they leave when you do.")
+        return False
 
     def _in(self, number: int) -> Callable[[Tracker], None]:
         """Hears bot ``number`` in its seat: keeps its token and counts it in."""

@@ -78,8 +78,7 @@ Screen { layout: vertical; }
 #moveline { height: 1; border: none; padding: 0 1; }
 #keys { height: 1; color: $text-muted; }
 #lobby, #results { height: 1fr; padding: 1 2; }
-LobbyScreen #keys { height: auto; max-height: 3; padding: 0 2; }
-ResultsScreen #keys { height: 2; padding: 0 2; }
+LobbyScreen #keys, ResultsScreen #keys { height: 2; padding: 0 2; }
 HelpScreen, MovesScreen, ConfirmScreen { align: center middle; }
 #dialog { height: auto; border: round $primary; padding: 0 1; background: $panel; }
 HelpScreen #dialog, MovesScreen #dialog { width: 100%; }

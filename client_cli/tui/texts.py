@@ -168,8 +168,7 @@ def lobby_keys(room: RoomSnapshot, you: int | None) -> str:
     if you is None:
         keys = "watching: the race shows when it starts   ctrl+q: leave"
     elif room.host == you:
-        keys += "\nhost: g game  n next deal  s secret  w winnable  R rated  t time  +/- seats"
-        keys += "\n      b add a bot  B remove the last bot"
+        keys += "\nhost: g game n deal s secret w winnable R rated t time +/- seats b/B bot"
     return keys
 
 
