@@ -229,8 +229,12 @@ async def test_a_spectator_sees_every_board_side_by_side_or_one_at_a_time(
                 assert row not in text  # no pile keys: a spectator picks up no pile
             assert "watching" in text and "Bob" in text
             await pilot.resize_terminal(80, 24)
-            text = await wait_for_text(pilot, "Ada (#1), move 0")
-            assert "Bob (#2)" not in text
+
+            def one_board() -> bool:
+                shown = screen_text(app)
+                return "Ada (#1), move 0" in shown and "Bob (#2)" not in shown
+
+            await wait_until(pilot, one_board, "one board at 80x24: the first racer's")
             await pilot.press("n")
             text = await wait_for_text(pilot, "Bob (#2), move 1")
             assert "Ada (#1)" not in text
