@@ -1,7 +1,8 @@
 """The abusers of `bench.abuse_bench`, run in a process of their own.
 
 ``garbage``: one connection writes 10,000 frames that are not msgpack at once,
-reads what comes back until it is closed or answered, and starts again.
+reads what comes back until it is closed or answered, and starts again (with
+``--many-hosts``, 100 such connections at once, one million frames a round).
 ``pings``: 100 connections each send 100 pings at once, read their replies,
 and start again. Both keep at it for ``--seconds``; a refused connection
 (HTTP 429) is retried after a short pause. Each connection's address is given
@@ -29,6 +30,8 @@ from protocol import PROTOCOL_VERSION
 
 GARBAGE_FRAMES = 10_000
 PING_CONNECTIONS, PINGS = 100, 100
+MANY = 100
+"""Addresses of a flood from many hosts."""
 HELLO = msgpack.packb({"type": "hello", "id": 0, "version": PROTOCOL_VERSION, "client": "flood"})
 
 
@@ -73,10 +76,10 @@ async def burst(conn: ClientConnection, wire: bytes, count: int, tally: Tally) -
         tally.closed += 1
 
 
-async def garbage(url: str, deadline: float, tally: Tally) -> None:
+async def garbage(url: str, host: str, deadline: float, tally: Tally) -> None:
     wire = wire_frames(b"\xc1", GARBAGE_FRAMES)
     while time.monotonic() < deadline:
-        conn = await dial(url, "203.0.113.66", tally)
+        conn = await dial(url, host, tally)
         if conn is not None:
             await burst(conn, wire, GARBAGE_FRAMES, tally)
 
@@ -94,10 +97,11 @@ async def run(args: argparse.Namespace) -> Tally:
     deadline = time.monotonic() + args.seconds
     print("flooding", flush=True)
     if args.kind == "garbage":
-        await garbage(args.url, deadline, tally)
+        hosts = [f"203.0.113.{n + 1}" for n in range(MANY)] if args.many_hosts else ["203.0.113.66"]
+        await asyncio.gather(*(garbage(args.url, host, deadline, tally) for host in hosts))
     else:
         hosts = [
-            f"203.0.113.{n % 250 + 1}" if args.many_hosts else "203.0.113.66"
+            f"203.0.113.{n % MANY + 1}" if args.many_hosts else "203.0.113.66"
             for n in range(PING_CONNECTIONS)
         ]
         await asyncio.gather(*(pinger(args.url, host, deadline, tally) for host in hosts))

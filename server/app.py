@@ -52,6 +52,8 @@ from server.web import api, page
 
 _log = logging.getLogger(__name__)
 MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
+HOLD_STEP_S = 0.2
+"""How often a held connection looks again whether its address may open it."""
 """Frames up to this size get a ``proto/too-large`` reply; larger ones close the socket (1009)."""
 
 
@@ -232,7 +234,7 @@ class RaceServer:
             if request.path.startswith(api.PREFIX):
                 return await self._api(conn, request, known)
             return page.respond(request.path, known)
-        return self._admit(conn, request)
+        return await self._admit(conn, request)
 
     async def _api(self, conn: ServerConnection, request: Request, known: str | None) -> Response:
         """The records pages' JSON. Each answer reads the store, so each spends one of
@@ -245,12 +247,27 @@ class RaceServer:
             return api.too_many(wait)
         return await api.respond(self.records, request.path, known)
 
-    def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
-        """Count the connection against its client address's limits, or refuse it (429)."""
+    async def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
+        """Count the connection against its client address's limits, or refuse it (429).
+
+        A connection over its address's limits is held unanswered first, up to
+        ``hold_s``, and opens as soon as the address may open it: a client that
+        retries at once is slowed to the rate it may connect at, at the cost of
+        a sleeping task, instead of costing an answer at every try. An address
+        holds at most ``max_held_per_address`` such connections; past them, and
+        after the hold, the answer is 429."""
         assert isinstance(conn, FairConnection)
         peer = conn.remote_address[0] if conn.remote_address else ""
-        forwarded = request.headers.get_all("X-Forwarded-For")
-        refused = conn.admit(self.limits.client_address(peer, forwarded))
+        address = self.limits.client_address(peer, request.headers.get_all("X-Forwarded-For"))
+        refused = conn.admit(address)
+        if refused is not None and self.limits.hold(address):
+            try:
+                until = self.clock.monotonic() + self.config.hold_s
+                while refused is not None and (left := until - self.clock.monotonic()) > 0:
+                    await self.clock.sleep(min(HOLD_STEP_S, left))
+                    refused = conn.admit(address)
+            finally:
+                self.limits.unhold(address)
         if refused is None:
             return None
         self.metrics.refused.inc()

@@ -37,6 +37,11 @@ class Config:
     """New WebSocket connections one client address may open a second, on average."""
     new_connections_burst: int = 32
     """New connections one client address may open at once before the average applies."""
+    hold_s: float = 5.0
+    """How long a connection over its address's limits waits unanswered for them to
+    allow it before it is refused (429)."""
+    max_held_per_address: int = 64
+    """Connections of one client address that may wait so at once (429 at once beyond)."""
     joins_per_minute: float = 60.0
     """``join_room`` attempts (as player or spectator) one client address may make a minute."""
     joins_burst: int = 30
@@ -242,6 +247,19 @@ _LIMIT_FLAGS = (
         int,
         "new_connections_burst",
         "new connections an address may open at once",
+    ),
+    Flag(
+        "--hold",
+        float,
+        "hold_s",
+        "seconds a connection over its address's limits waits unanswered before a 429",
+    ),
+    Flag(
+        "--max-held",
+        int,
+        "max_held_per_address",
+        "connections of one address that may wait so at once",
+        above=-1,
     ),
     Flag("--join-rate", float, "joins_per_minute", "join attempts an address may make a minute"),
     Flag("--join-burst", int, "joins_burst", "join attempts an address may make at once"),

@@ -33,6 +33,8 @@ class AddressLimits:
         self.proxies = tuple(ip_network(net, strict=False) for net in config.trusted_proxies)
         self.open: dict[str, int] = {}
         """Connections open (admitted, not yet lost) by address."""
+        self.held: dict[str, int] = {}
+        """Connections over the limits waiting unanswered (`hold`), by address."""
         self.arrivals = KeyedBuckets(config.new_connections_per_s, config.new_connections_burst)
         self.joins = KeyedBuckets(config.joins_per_minute / 60, config.joins_burst)
 
@@ -70,6 +72,22 @@ class AddressLimits:
             self.open[address] = left
         else:
             self.open.pop(address, None)
+
+    def hold(self, address: str) -> bool:
+        """Count one more held connection of `address`; False when it holds its most."""
+        held = self.held.get(address, 0)
+        if held >= self.config.max_held_per_address:
+            return False
+        self.held[address] = held + 1
+        return True
+
+    def unhold(self, address: str) -> None:
+        """A held connection of `address` has been admitted, refused or lost."""
+        left = self.held.get(address, 0) - 1
+        if left > 0:
+            self.held[address] = left
+        else:
+            self.held.pop(address, None)
 
     def join_wait(self, address: str) -> int | None:
         """Spend one of `address`'s join attempts: None, or whole seconds to wait."""

@@ -137,7 +137,7 @@ async def test_a_closed_connection_is_freed_without_the_garbage_collector(
     store: Store, start_server: ServerFactory
 ) -> None:
     """A flood of refused connections must not pile up garbage for one long pause."""
-    server = await start_server(store, max_connections_per_address=1)
+    server = await start_server(store, max_connections_per_address=1, max_held_per_address=0)
     url = f"ws://127.0.0.1:{server.port}"
     admitted = await Client.open(url, server.clock)  # a session, and its dead-end watch
     with pytest.raises(InvalidStatus):

@@ -57,7 +57,7 @@ async def _until(condition: Callable[[], bool]) -> None:
 async def test_an_address_has_at_most_its_cap_of_connections_open(
     store: Store, start_server: ServerFactory
 ) -> None:
-    server = await start_server(store, max_connections_per_address=3)
+    server = await start_server(store, max_connections_per_address=3, max_held_per_address=0)
     clients = [await Client.open(_url(server), server.clock) for _ in range(3)]
     assert await _status(server) == 429
     await clients[0].close()
@@ -72,7 +72,9 @@ async def test_an_address_has_at_most_its_cap_of_connections_open(
 async def test_new_connections_are_limited_per_second_and_refill_with_the_clock(
     store: Store, start_server: ServerFactory, clock: ManualClock
 ) -> None:
-    server = await start_server(store, new_connections_per_s=2.0, new_connections_burst=3)
+    server = await start_server(
+        store, new_connections_per_s=2.0, new_connections_burst=3, max_held_per_address=0
+    )
     assert [await _status(server) for _ in range(4)] == [101, 101, 101, 429]
     clock.advance(499)
     assert await _status(server) == 429
@@ -109,13 +111,17 @@ async def test_join_attempts_are_limited_per_address_with_rate_limited_and_refil
 async def test_x_forwarded_for_names_the_client_only_behind_a_trusted_proxy(
     store: Store, open_store: OpenStore, start_server: ServerFactory
 ) -> None:
-    trusting = await start_server(store, max_connections_per_address=1, trusted_proxies=(PROXY,))
+    trusting = await start_server(
+        store, max_connections_per_address=1, trusted_proxies=(PROXY,), max_held_per_address=0
+    )
     ann = await _open(trusting, "198.51.100.7")
     bob = await _open(trusting, "203.0.113.9")
     assert await _status(trusting, "198.51.100.7") == 429
     assert await _status(trusting, "192.0.2.1, 198.51.100.7") == 429, "only the last hop counts"
     assert set(trusting.limits.open) == {"198.51.100.7", "203.0.113.9"}
-    direct = await start_server(await open_store(), max_connections_per_address=1)
+    direct = await start_server(
+        await open_store(), max_connections_per_address=1, max_held_per_address=0
+    )
     cy = await _open(direct, "198.51.100.7")
     assert await _status(direct, "203.0.113.9") == 429, "a peer not trusted cannot pick its address"
     assert set(direct.limits.open) == {PROXY}
@@ -156,3 +162,63 @@ def test_address_buckets_are_forgotten_once_full_again(clock: ManualClock) -> No
     assert len(limits.arrivals.buckets) == 1024 and limits.open == {"192.0.2.1": 1}
     assert limits.admit("192.0.2.2") is None
     assert set(limits.arrivals.buckets) == {"192.0.2.1", "192.0.2.2"}
+
+
+async def _released(server: RaceServer, clock: ManualClock, held: asyncio.Task[int]) -> float:
+    """Advance the clock 100 ms at a time until the server lets go of its held
+    connections; the seconds that took. The held upgrade ``held`` is answered then."""
+    start = clock.monotonic()
+    async with asyncio.timeout(TIMEOUT_S):
+        while server.limits.held:
+            clock.advance(100)
+            for _ in range(5):  # the held task wakes, looks again, and answers or loops
+                await asyncio.sleep(0)
+        await asyncio.wait({held})
+    return clock.monotonic() - start
+
+
+async def test_a_connection_over_the_rate_waits_unanswered_and_opens_when_the_rate_allows(
+    store: Store, start_server: ServerFactory, clock: ManualClock
+) -> None:
+    server = await start_server(store, new_connections_per_s=1.0, new_connections_burst=1)
+    assert await _status(server) == 101
+    held = asyncio.create_task(_status(server))
+    await _until(lambda: server.limits.held.get(PROXY) == 1)
+    assert not held.done(), "held, not answered"
+    assert 0.9 <= await _released(server, clock, held) <= 1.1, "opened once the rate allows"
+    assert held.result() == 101
+    assert server.limits.held == {}
+    assert server.metrics.registry.get_sample_value("solrace_connections_refused_total") == 0
+
+
+async def test_a_held_connection_is_refused_once_its_hold_is_over(
+    store: Store, start_server: ServerFactory, clock: ManualClock
+) -> None:
+    server = await start_server(
+        store, new_connections_per_s=0.01, new_connections_burst=1, hold_s=2.0
+    )
+    assert await _status(server) == 101
+    held = asyncio.create_task(_status(server))
+    await _until(lambda: server.limits.held.get(PROXY) == 1)
+    assert 2.0 <= await _released(server, clock, held) <= 2.2
+    assert held.result() == 429
+    assert server.limits.held == {}
+
+
+async def test_an_address_holds_at_most_its_cap_and_is_refused_at_once_beyond(
+    store: Store, start_server: ServerFactory, clock: ManualClock
+) -> None:
+    server = await start_server(
+        store, max_connections_per_address=1, max_held_per_address=1, trusted_proxies=(PROXY,)
+    )
+    ann = await _open(server, "198.51.100.7")
+    held = asyncio.create_task(_status(server, "198.51.100.7"))
+    await _until(lambda: server.limits.held.get("198.51.100.7") == 1)
+    assert await _status(server, "198.51.100.7") == 429, "past the cap of held: at once"
+    assert await _status(server, "203.0.113.9") == 101, "another address is not held"
+    await ann.close()
+    await _until(
+        lambda: PROXY not in server.limits.open and "198.51.100.7" not in server.limits.open
+    )
+    assert await _released(server, clock, held) <= 0.3, "opens once the address's one has closed"
+    assert held.result() == 101
