@@ -39,6 +39,7 @@ from server.fanout.hub import Hub
 from server.house.supervisor import Command, House, bot_command
 from server.lifecycle.room import Room
 from server.limits.admission import AddressLimits
+from server.limits.holding import Holding
 from server.liveness import reclaim
 from server.liveness.poller import DeadlinePoller
 from server.liveness.sweep import PresenceSweep
@@ -54,6 +55,7 @@ _log = logging.getLogger(__name__)
 MAX_WIRE_FRAME = 4 * MAX_CLIENT_FRAME
 HOLD_STEP_S = 0.2
 """How often a held connection looks again whether its address may open it."""
+STOPPING = "solrace: the server is shutting down; connect again in a moment\n"
 """Frames up to this size get a ``proto/too-large`` reply; larger ones close the socket (1009)."""
 
 
@@ -74,6 +76,7 @@ class RaceServer:
         )
         self.hub = Hub(store, self._deadline, self.clock, self._reclaim)
         self.limits = AddressLimits(config, self.clock)
+        self.holding = Holding(self.clock)
         self.services = Services(
             store,
             self.hub,
@@ -175,6 +178,7 @@ class RaceServer:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.config.shutdown_grace_s
         self.services.stopping = True
+        self.holding.close()
         await self.poller.close()
         await self.sweep.close()
         if self.services.house is not None:
@@ -264,16 +268,15 @@ class RaceServer:
             try:
                 until = self.clock.monotonic() + self.config.hold_s
                 while refused is not None and (left := until - self.clock.monotonic()) > 0:
-                    await self.clock.sleep(min(HOLD_STEP_S, left))
+                    if not await self.holding.pause(min(HOLD_STEP_S, left)):
+                        return _retry(conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, STOPPING))
                     refused = conn.admit(address)
             finally:
                 self.limits.unhold(address)
         if refused is None:
             return None
         self.metrics.refused.inc()
-        response = conn.respond(HTTPStatus.TOO_MANY_REQUESTS, f"solrace: {refused}\n")
-        response.headers["Retry-After"] = "1"
-        return response
+        return _retry(conn.respond(HTTPStatus.TOO_MANY_REQUESTS, f"solrace: {refused}\n"))
 
     async def _count_winnable(self) -> None:
         """Read the pool levels for this scrape; a store that cannot answer within
@@ -290,6 +293,12 @@ class RaceServer:
         except (StoreUnavailable, TimeoutError):
             return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, "not ready: store unavailable\n")
         return conn.respond(HTTPStatus.OK, "ready\n")
+
+
+def _retry(response: Response) -> Response:
+    """A refusal that asks the client to try again in a second."""
+    response.headers["Retry-After"] = "1"
+    return response
 
 
 __all__ = ["RaceServer"]

@@ -222,3 +222,15 @@ async def test_an_address_holds_at_most_its_cap_and_is_refused_at_once_beyond(
     )
     assert await _released(server, clock, held) <= 0.3, "opens once the address's one has closed"
     assert held.result() == 101
+
+
+async def test_a_server_stops_at_once_with_connections_held(
+    store: Store, start_server: ServerFactory
+) -> None:
+    server = await start_server(store, new_connections_per_s=0.01, new_connections_burst=1)
+    assert await _status(server) == 101
+    held = asyncio.create_task(_status(server))
+    await _until(lambda: server.limits.held.get(PROXY) == 1)
+    async with asyncio.timeout(TIMEOUT_S):
+        await server.stop()
+    assert await held == 503, "told the server is stopping, at once"
