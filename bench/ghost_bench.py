@@ -13,7 +13,9 @@ server plays from the rooms' deadlines:
   live move without ghosts (the ideal path: a move, the server's most common work);
 - the live move path's ack p99 with ghosts beside without (target: at most 1.5x).
 
-The default is `DEFAULT_RUNS` concurrent runs, to finish in well under a minute;
+Challengers say ready at random instants over one ghost step, so that their ghosts'
+steps are spread in time as those of challengers who come when they like would be.
+The default is `DEFAULT_RUNS` concurrent runs, to finish in about a minute;
 ``--runs 1000`` (or ``GHOST_BENCH_RUNS=1000``) is the issue's figure.
 
 Run: python -m bench.ghost_bench [--runs N] [--seconds S] [--turns N]
@@ -45,7 +47,7 @@ from server.challenges.records import DAY_MS, Challenge, Run, pack, split
 from server.ops.embedded import EmbeddedValkey
 from server.store import Store
 
-DEFAULT_RUNS = 200
+DEFAULT_RUNS = 100
 GAME = "little-forty"
 SEED = bytes(range(32))
 GHOSTS = 3
@@ -179,8 +181,15 @@ async def seat(url: str, code: str, line: list[str]) -> Challenger:
     challenger = Challenger(conn, line)
     await challenger.request(type="hello", version=PROTOCOL_VERSION, client="ghost_bench")
     await challenger.request(type="join_challenge", code=code, name="Racer", ghosts=())
-    await challenger.request(type="ready", ready=True)
     return challenger
+
+
+async def start(challenger: Challenger) -> None:
+    """Say ready at a random instant of one ghost step: challengers come when they come,
+    so their ghosts' steps are spread in time rather than all due at once."""
+    await asyncio.sleep(random.random() * STEP_MS / 1000)
+    await challenger.request(type="ready", ready=True)
+    await challenger.started.wait()
 
 
 async def play(challenger: Challenger, until: float, tally: Tally) -> None:
@@ -198,7 +207,7 @@ async def turn(server: Server, code: str, runs: int, seconds: float, line: list[
     for first in range(0, runs, JOIN_BATCH):
         batch = range(first, min(runs, first + JOIN_BATCH))
         challengers += await asyncio.gather(*(seat(server.url, code, line) for _ in batch))
-    await asyncio.gather(*(challenger.started.wait() for challenger in challengers))
+    await asyncio.gather(*(start(challenger) for challenger in challengers))
     tally = Tally()
     before = [challenger.ghost_events for challenger in challengers]
     cpu_before = server.cpu_seconds()
@@ -260,7 +269,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default_runs = int(os.environ.get("GHOST_BENCH_RUNS", DEFAULT_RUNS))
     parser.add_argument("--runs", type=int, default=default_runs, help="concurrent challenge runs")
-    parser.add_argument("--seconds", type=float, default=8.0, help="length of each turn")
+    parser.add_argument("--seconds", type=float, default=6.0, help="length of each turn")
     parser.add_argument("--turns", type=int, default=2, help="turns of each load")
     args = parser.parse_args()
     raise_open_files_limit()
