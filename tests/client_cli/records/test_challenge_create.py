@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from client_cli.__main__ import run
+from client_cli.__main__ import entry_request, run
 from client_cli.args import parse_args
 from client_cli.records import RecordOptions
 from client_cli.session import saved_seats
-from protocol import GetChallenge, decode_server
+from protocol import GetChallenge, Settings, decode_server
 from server.app import RaceServer
 from server.clock import ManualClock
+from tests.client_cli._driver import Terminal, ready_and_go
 from tests.server._client import Client
 from tests.server._players import pin_secrets
 from tests.server.conftest import opened_clients
@@ -75,3 +76,32 @@ async def test_a_seat_the_server_does_not_know_is_refused_with_its_code(
     empty = tmp_path / "none"
     assert await run(options, empty, tmp_path / "accounts.json") == 1
     assert "No saved seat to resume" in capsys.readouterr().err
+
+
+async def test_a_player_who_quit_mid_race_makes_it_a_challenge_once_it_is_over(
+    server_url: str, clock: ManualClock, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seats = tmp_path / "rooms"
+    ann, bob = Terminal(server_url), Terminal(server_url, seats)
+    ann.start(entry_request(parse_args(["create", "little-forty", "--name", "Ann"])))
+    try:
+        await ann.wait_for("Type ready when you are")
+        code = ann.session.tracker.code
+        assert code is not None
+        bob.start(entry_request(parse_args(["join", code, "--name", "Bob"])))
+        await bob.wait_for("Type ready when you are")
+        await ann.type("ready", expect="ready")
+        await ready_and_go(clock, bob, ann, countdown_s=Settings().countdown_s)
+        assert await bob.quit() == 0
+        assert [saved.code for saved in saved_seats.load_all(seats)] == [code]
+        early = parse_args(["--server", server_url, "challenge", "create"])
+        assert await run(early, seats, tmp_path / "accounts.json") == 1
+        assert "(challenge/not-raced)" in capsys.readouterr().err
+        await ann.type("resign", expect="resigned")
+        clock.advance(Settings().time_limit_s * 1000)
+        await ann.wait_for("Race 1 results:")
+    finally:
+        await ann.close()
+        await bob.close()
+    assert await run(early, seats, tmp_path / "accounts.json") == 0
+    assert "others race this deal against your runs" in capsys.readouterr().out
