@@ -41,7 +41,7 @@ async def run(options: Options, seats_dir: Path, accounts_file: Path | None = No
         if accounts_file is None:
             show("No accounts file: account commands need one.")
             return 1
-        desk = terminal_desk(server, accounts_file, options.account)
+        desk = terminal_desk(server, accounts_file, options.account, seats_dir)
         return await run_records(desk, options.records)
     if options.action == "bot":
         entry = entry_request(options)

@@ -13,7 +13,7 @@ from typing import Literal
 
 from bots.levels import LEVELS, Level, parse_level
 from bots.strategy import BOT_STRATEGIES, DEFAULT_STRATEGY, BotStrategy
-from client_cli.records.challenges import add_challenge_commands
+from client_cli.records.challenges import add_challenge_commands, create_options
 from client_cli.records.options import (
     RecordCommand,
     RecordOptions,
@@ -54,6 +54,7 @@ examples:
   solrace history                                 your account's races
   solrace leaderboard little-forty                the game's best accounts
   solrace challenge KSJ3FV                        race a challenge against its ghosts
+  solrace challenge create                        make a challenge of a race you left
   solrace daily little-forty                      race the deal of the day
   solrace daily --board                           the day's standings and your streak
 
@@ -135,6 +136,11 @@ def parse_args(argv: list[str] | None = None) -> Options:
         records = record_options(args)
     elif args.action == "daily" and args.board:
         records = RecordOptions("daily", json=args.json, game=args.variant, day=args.day)
+    elif args.action == "challenge":
+        try:
+            records = create_options(args)
+        except ValueError as error:
+            parser.error(str(error))
     return Options(
         action=args.action,
         server=args.server,

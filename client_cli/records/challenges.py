@@ -1,5 +1,7 @@
 """``solrace challenge CODE`` and ``solrace daily [GAME]`` (race one, as ``join`` does a
-room) and ``solrace daily --board [GAME]`` (a day's standings, a record command)."""
+room), ``solrace daily --board [GAME]`` (a day's standings) and ``solrace challenge
+create [ROOM]`` (a race you were in made a challenge, from its saved seat): the last two
+are record commands."""
 
 from __future__ import annotations
 
@@ -9,15 +11,28 @@ from datetime import tzinfo
 
 from client_cli.link.asking import asking
 from client_cli.records.desk import Desk
-from client_cli.records.options import RecordOptions
+from client_cli.records.options import RecordOptions, bounded
 from client_cli.session.accounts import UnknownAccount
+from client_cli.session.resume import pick_seat
+from client_cli.words.challenges import challenge_made_text
 from engine import VARIANT_KEYS
-from protocol import ChallengeInfo, DailyBoard, GetDaily
-from protocol.limits import MAX_GHOSTS
+from protocol import ChallengeCreated, ChallengeInfo, CreateChallenge, DailyBoard, GetDaily
+from protocol.limits import CHALLENGE_DAYS, MAX_CHALLENGE_DAYS, MAX_GHOSTS
 
-__all__ = ["DEFAULT_GAME", "add_challenge_commands", "daily_board", "standings_text"]
+__all__ = [
+    "CREATE",
+    "DEFAULT_GAME",
+    "add_challenge_commands",
+    "create_from_seat",
+    "create_options",
+    "daily_board",
+    "standings_text",
+]
 
 DEFAULT_GAME = "little-forty"
+CREATE = "create"
+"""``solrace challenge create``: the word in the place of a code (a code is never
+lower case, so ``CREATE`` stays a code)."""
 
 
 def add_challenge_commands(
@@ -30,11 +45,32 @@ def add_challenge_commands(
     them, for the display and account options."""
     challenge = actions.add_parser(
         "challenge",
-        help="race a challenge: a finished race's deal, against its runs as ghosts",
+        help="race a challenge (a finished race's deal, against its runs as ghosts), or create one",
         description="Race challenge CODE: its deal, with its best runs as ghosts."
-        " Friends join your room by its code and start with you.",
+        " Friends join your room by its code and start with you. `challenge create"
+        " [ROOM]` makes a challenge of a race you were in and left before its end, with"
+        " the seat saved for it (in the room at the end, press c or type challenge).",
     )
-    challenge.add_argument("code", metavar="CODE", type=code, help="the challenge's code")
+    challenge.add_argument(
+        "code",
+        metavar="CODE",
+        type=_code_or_create(code),
+        help="the challenge's code, or create",
+    )
+    challenge.add_argument(
+        "room",
+        metavar="ROOM",
+        nargs="?",
+        type=code,
+        help="with create: the room of the race (default: your only saved seat's)",
+    )
+    challenge.add_argument(
+        "--days",
+        type=bounded(1, MAX_CHALLENGE_DAYS),
+        default=CHALLENGE_DAYS,
+        metavar="N",
+        help=f"with create: days it stays open, 1-{MAX_CHALLENGE_DAYS} (default: {CHALLENGE_DAYS})",
+    )
     challenge.add_argument("--name", type=name, help=name_help)
     challenge.add_argument(
         "--ghosts",
@@ -57,6 +93,46 @@ def add_challenge_commands(
     daily.add_argument("--json", action="store_true", help="with --board: the reply as JSON")
     daily.add_argument("--name", type=name, help=name_help)
     return [challenge, daily]
+
+
+def _code_or_create(code: Callable[[str], str]) -> Callable[[str], str]:
+    def read(text: str) -> str:
+        return CREATE if text.strip() == CREATE else code(text)
+
+    return read
+
+
+def create_options(args: argparse.Namespace) -> RecordOptions | None:
+    """``challenge create``'s options; ``None`` for ``challenge CODE``. `ValueError` for
+    a ROOM given without create."""
+    if args.code != CREATE:
+        if args.room is not None:
+            raise ValueError("challenge CODE takes no ROOM (challenge create ROOM does)")
+        return None
+    return RecordOptions("challenge", room=args.room or "", days=args.days, server=args.server)
+
+
+async def create_from_seat(desk: Desk, options: RecordOptions) -> int:
+    """``solrace challenge create [ROOM]``: the saved seat's race made a challenge (its
+    room's code and the seat's token, from outside the room); says its code."""
+    if desk.seats is None:
+        desk.warn("No saved seats here: challenge create needs the seat kept for the race.")
+        return 1
+    saved = pick_seat(desk.seats, options.room, options.server, desk.warn, desk.ask)
+    if saved is None:
+        return 1
+    if saved.seat is None:
+        desk.warn(f"You watched room {saved.code}: only its racers can make it a challenge.")
+        return 1
+    async with asking(saved.server) as asker:
+        made = CreateChallenge(
+            id=asker.next_id(), days=options.days, room=saved.code, token=saved.token
+        )
+        reply = await asker.ask(made)
+    if not isinstance(reply, ChallengeCreated):
+        return desk.refused(reply)
+    desk.write(challenge_made_text(reply))
+    return 0
 
 
 def _names(name: Callable[[str], str]) -> Callable[[str], tuple[str, ...]]:

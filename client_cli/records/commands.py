@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from client_cli.link.connection import ConnectFailed
 from client_cli.records.account import run_account
-from client_cli.records.challenges import daily_board
+from client_cli.records.challenges import create_from_seat, daily_board
 from client_cli.records.desk import Desk
 from client_cli.records.options import RecordOptions
 from client_cli.records.reads import run_read
@@ -21,6 +21,8 @@ async def run_records(desk: Desk, options: RecordOptions) -> int:
             return await run_account(desk, options)
         if options.command == "daily":
             return await daily_board(desk, options)
+        if options.command == "challenge":
+            return await create_from_seat(desk, options)
         return await run_read(desk, options)
     except ConnectFailed as error:
         desk.warn(sentence(str(error)))

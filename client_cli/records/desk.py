@@ -42,6 +42,8 @@ class Desk:
     standard input (``echo KEY | solrace account import``)."""
     zone: tzinfo
     """Instants are shown in this time zone."""
+    seats: Path | None = None
+    """The directory of saved seats (``challenge create`` reads them); ``None``: none."""
 
     def account(self) -> KeptAccount:
         """The account the command is about: `UnknownAccount` when none is kept."""
@@ -63,7 +65,7 @@ class Desk:
         return 1
 
 
-def terminal_desk(server: str, path: Path, chosen: str | None) -> Desk:
+def terminal_desk(server: str, path: Path, chosen: str | None, seats: Path | None = None) -> Desk:
     """A desk on this process's terminal, in this machine's time zone."""
     interactive = sys.stdin.isatty()
 
@@ -79,6 +81,7 @@ def terminal_desk(server: str, path: Path, chosen: str | None) -> Desk:
         input if interactive else None,
         getpass.getpass if interactive else _line,
         datetime.now().astimezone().tzinfo or UTC,
+        seats,
     )
 
 

@@ -10,6 +10,7 @@ from typing import Literal
 
 from engine import VARIANT_KEYS
 from protocol.limits import (
+    CHALLENGE_DAYS,
     MAX_ACCOUNT_NAME_CHARS,
     MAX_DEAL_NUMBER,
     MAX_HISTORY,
@@ -19,7 +20,7 @@ from protocol.limits import (
 PAGE_SIZE = 20
 """History races or leaderboard lines a page."""
 MAX_PAGES = MAX_HISTORY // PAGE_SIZE
-RecordCommand = Literal["account", "history", "profile", "leaderboard", "daily"]
+RecordCommand = Literal["account", "history", "profile", "leaderboard", "daily", "challenge"]
 AccountStep = Literal["create", "show", "rename", "delete", "key", "import", "use"]
 KEY_HELP = (
     "An account has no password: its key, kept in $XDG_STATE_HOME/solrace/accounts.json"
@@ -45,6 +46,12 @@ class RecordOptions:
     deal: int | None = None
     day: str | None = None
     """For ``daily --board``: the day (``None``: today)."""
+    room: str = ""
+    """For ``challenge create``: the room raced (``""``: the only saved seat's)."""
+    days: int = CHALLENGE_DAYS
+    """For ``challenge create``: days the challenge stays open."""
+    server: str | None = None
+    """For ``challenge create``: ``--server`` as given (``None``: the saved seat's)."""
 
 
 def record_options(args: argparse.Namespace) -> RecordOptions:

@@ -1,17 +1,21 @@
-"""The live side panel: the race clock and every racer's name, bar, moves and state.
+"""The live side panel: the race clock and every racer's name, bar, moves and state,
+then a challenge's ghosts: each recorded run's progress as the server last showed it.
 
-Pure: the room, the caller's seat and the server time in, styled lines out.
-Opponents' progress only ever changes these lines; nothing scrolls.
+Pure: the room, the caller's seat, the server time and the ghosts in, styled lines
+out. Opponents' progress only ever changes these lines; nothing scrolls.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.text import Text
 
 from client_cli.tui.glyphs import Glyphs
 from client_cli.words.render import format_clock
 from engine import find_variant
-from protocol import PlayerInfo, RoomSnapshot
+from protocol import GhostProgress, PlayerInfo, RoomSnapshot
 
 WARN_S = 60
 URGENT_S = 10
@@ -72,20 +76,35 @@ def clock_line(room: RoomSnapshot, now_ms: int) -> Text:
 
 
 def panel_lines(
-    room: RoomSnapshot, you: int | None, now_ms: int, glyphs: Glyphs, width: int
+    room: RoomSnapshot,
+    you: int | None,
+    now_ms: int,
+    glyphs: Glyphs,
+    width: int,
+    *,
+    ghosts: Sequence[GhostProgress] = (),
 ) -> list[Text]:
-    """Clock, seed commitment, then two lines per racer."""
+    """Clock, seed commitment, then two lines per racer, then two per ghost (the
+    latest `GhostProgress` of each, in ghost order)."""
     lines = [clock_line(room, now_ms)]
     if room.seed_commit:
         lines.append(Text(f"seed {room.seed_commit[: max(8, width - 6)]}", style="dim"))
     lines.append(Text(glyphs.rule * width, style="dim"))
     total = find_variant(room.variant).total
-    moves_width = max((len(str(player.moves)) for player in room.players), default=1)
+    moves = [player.moves for player in room.players] + [ghost.moves for ghost in ghosts]
+    moves_width = max((len(str(count)) for count in moves), default=1)
+    bars = Bars(total, glyphs, width, moves_width)
     for player in room.players:
-        state = racer_state(player, room.phase, now_ms)
-        lines += _racer(
-            player, state, you=you, total=total, glyphs=glyphs, width=width, moves_width=moves_width
-        )
+        name = player.name + (" (you)" if player.seat == you else "")
+        racing = racer_state(player, room.phase, now_ms)
+        lines += bars.lines(name, player.seat == you, racing, (player.progress, player.moves))
+    if ghosts:
+        lines.append(Text(f"ghosts {glyphs.rule * (width - 7)}", style="dim"))
+    for ghost in ghosts:
+        name = ghost.name + (" (guest)" if ghost.guest else "")
+        state = STATES[ghost.outcome]
+        style = STATE_STYLES.get(state, "dim cyan")
+        lines += bars.lines(name, False, (state, style), (ghost.progress, ghost.moves), "blue")
     return lines
 
 
@@ -97,29 +116,38 @@ def racer_state(player: PlayerInfo, phase: str, now_ms: int) -> tuple[str, str]:
     return state, STATE_STYLES.get(state, "cyan" if state == "racing" else "")
 
 
-def _racer(
-    player: PlayerInfo,
-    state_and_style: tuple[str, str],
-    *,
-    you: int | None,
-    total: int,
-    glyphs: Glyphs,
-    width: int,
-    moves_width: int,
-) -> list[Text]:
-    """Name and state, then a progress bar as long as every other racer's."""
-    state, style = state_and_style
-    name = player.name + (" (you)" if player.seat == you else "")
-    head = Text(name[: width - len(state) - 1], style="bold" if player.seat == you else "")
-    head.pad_right(width - len(head) - len(state))
-    head.append(state, style=style)
-    count = f" {player.progress:>{len(str(total))}}/{total}"
-    moves = f" {player.moves:>{moves_width}}m"
-    bar_width = max(4, width - len(count) - len(moves))
-    filled = round(bar_width * player.progress / total)
-    bar = Text(glyphs.full * filled, style="green")
-    bar.append(glyphs.blank * (bar_width - filled), style="dim")
-    return [head, bar + Text(count) + Text(moves, style="dim")]
+@dataclass(frozen=True, slots=True)
+class Bars:
+    """Two lines per racer or ghost, every bar as long as the others."""
+
+    total: int
+    glyphs: Glyphs
+    width: int
+    moves_width: int
+
+    def lines(
+        self,
+        name: str,
+        bold: bool,
+        state_and_style: tuple[str, str],
+        counts: tuple[int, int],
+        colour: str = "green",
+    ) -> list[Text]:
+        """Name and state, then the bar of cards home, the count and the moves
+        (`counts`: cards home and moves)."""
+        state, style = state_and_style
+        progress, moves = counts
+        width, total = self.width, self.total
+        head = Text(name[: width - len(state) - 1], style="bold" if bold else "")
+        head.pad_right(width - len(head) - len(state))
+        head.append(state, style=style)
+        count = f" {progress:>{len(str(total))}}/{total}"
+        made = f" {moves:>{self.moves_width}}m"
+        bar_width = max(4, width - len(count) - len(made))
+        filled = round(bar_width * progress / total)
+        bar = Text(self.glyphs.full * filled, style=colour)
+        bar.append(self.glyphs.blank * (bar_width - filled), style="dim")
+        return [head, bar + Text(count) + Text(made, style="dim")]
 
 
 BIG_DIGITS = {

@@ -102,8 +102,9 @@ class RaceScreen(View):
             self.query_one("#board", Pane).show(
                 lambda w, h: board_lines(board, app.glyphs, w, h, app.state.held)
             )
+        ghosts = app.state.ghosts_of(room.race_no)
         self.query_one("#panel", Pane).show(
-            lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
+            lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w, ghosts=ghosts)
         )
         self.query_one("#message", Static).update(app.state.message)
         game = key_line(room.variant, room.settings.practice)
@@ -175,8 +176,9 @@ class WatchScreen(View):
             )
         else:
             self.query_one("#board", Pane).show(self._boards)
+        ghosts = app.state.ghosts_of(room.race_no)
         self.query_one("#panel", Pane).show(
-            lambda w, h: panel_lines(room, None, now, app.glyphs, w)
+            lambda w, h: panel_lines(room, None, now, app.glyphs, w, ghosts=ghosts)
         )
         self.query_one("#message", Static).update(app.state.message)
 
