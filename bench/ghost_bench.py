@@ -11,7 +11,8 @@ server plays from the rooms' deadlines:
 - CPU per ghost event: the server's CPU time with ghosts minus without, over the
   ``ghost_progress`` events the challengers received, beside the server's CPU per
   live move without ghosts (the ideal path: a move, the server's most common work);
-- the live move path's ack p99 with ghosts beside without (target: at most 1.5x).
+- the live move path's ack p99 with ghosts beside without (target: at most 1.5x), and
+  how busy each kept the server (CPU seconds a second).
 
 Challengers say ready at random instants over one ghost step, so that their ghosts'
 steps are spread in time as those of challengers who come when they like would be.
@@ -258,6 +259,10 @@ def report(tallies: dict[bool, list[Tally]], args: argparse.Namespace) -> None:
     print(
         f"  server CPU per ghost event: {event_cpu_us:.0f} us; per live move (ideal path):"
         f" {move_cpu_us:.0f} us; ratio {event_cpu_us / move_cpu_us:.2f}"
+    )
+    print(
+        f"  server busy (CPU s a second): {cpu_ghosts / seconds:.2f} with ghosts,"
+        f" {cpu_plain / seconds:.2f} without"
     )
     print(
         f"  live move ack p99: {p99_ghosts:.1f} ms with ghosts, {p99_plain:.1f} ms without;"

@@ -2,7 +2,7 @@
 is killed (SIGKILL) mid-race; the other process plays the ghosts on from the store's
 deadlines while nobody is connected, the challenger resumes there, and every ghost
 step was shown once, at its recorded race time, no acknowledged move was lost, and
-the run was added to the challenge once.
+the account's run was added to the challenge's standings once.
 
 The original race is on a pinned public deal whose greedy line brings cards home at
 its first, fourth and ninth move, so its ghost has steps before and after the kill.
@@ -17,6 +17,7 @@ from typing import Any
 
 import engine
 from protocol import (
+    CreateAccount,
     CreateChallenge,
     CreateRoom,
     EventFrame,
@@ -101,6 +102,7 @@ async def test_a_challenge_run_survives_a_killed_server_process(
     assert len(steps) == 5, steps
 
     cid = await clients.open(killed_port)
+    assert (await cid.call(CreateAccount, name="Cid")).type == "account_created"
     joined = await cid.call(JoinChallenge, code=code, name="Cid")
     assert joined.type == "joined", joined
     assert (await cid.call(Ready, ready=True)).type == "ok"
@@ -145,12 +147,13 @@ async def test_a_challenge_run_survives_a_killed_server_process(
     seqs = seen_seqs + back.seqs()
     assert seqs == list(range(seqs[0], seqs[-1] + 1))
 
-    async def practice_runs() -> int:
+    async def ranked_runs() -> int:
         shown = await back.call(GetChallenge, code=code)
-        return int(shown.challenge.practice_runs)
+        return int(shown.challenge.total_runs)
 
     async with asyncio.timeout(30):
-        while await practice_runs() == 0:
+        while await ranked_runs() == 1:
             await asyncio.sleep(0.1)
-    shown = await back.call(GetChallenge, code=code)
-    assert (shown.challenge.practice_runs, shown.challenge.total_runs) == (1, 1)
+    shown = (await back.call(GetChallenge, code=code)).challenge
+    assert (shown.total_runs, shown.practice_runs) == (2, 0)
+    assert sorted(run.name for run in shown.runs) == ["Ann", "Cid"]
