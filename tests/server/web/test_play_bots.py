@@ -92,6 +92,13 @@ async def test_the_host_seats_house_bots_of_a_level_and_frees_one(
     assert await bob.run("() => document.getElementById('bot-form').hidden")
     assert await bob.run("() => document.querySelectorAll('[data-remove-bot]').length") == 0
     assert "bot, strong" in " ".join(await bob.run(SEATS))
+    # A spectator sees the bots' levels too.
+    watcher = await open_tab(chromium, f"http://127.0.0.1:{server.port}/watch/{code}")
+    marks = await watcher.wait_for(
+        "() => document.querySelectorAll('.seat-mark').length === 2 &&"
+        " Array.from(document.querySelectorAll('.seat-mark'), (m) => m.textContent)"
+    )
+    assert marks == ["bot, beginner", "bot, strong"]
 
     # Freed by keyboard: the Remove button takes focus and Enter presses it.
     await ada.page.locator('[data-remove-bot="1"]').focus()
@@ -100,7 +107,7 @@ async def test_the_host_seats_house_bots_of_a_level_and_frees_one(
         await tab.wait_for("() => document.querySelectorAll('#seats li').length === 3")
     names = "() => Array.from(document.querySelectorAll('#seats .seat-name'), (n) => n.textContent)"
     assert await bob.run(names) == ["Ada", "Strong bot", "Bob"]
-    assert ada.errors == bob.errors == []
+    assert ada.errors == bob.errors == watcher.errors == []
 
 
 async def test_a_practice_race_against_the_servers_bots_runs_to_the_results(
