@@ -17,10 +17,13 @@ import pytest
 
 from server.app import RaceServer
 from server.clock import ManualClock
+from server.store import Store
 from tests.conftest import OpenStore
 from tests.server._browser import PHONE, artifact_dir, browser, open_tab
+from tests.server._players import serve
 from tests.server.house._house import house_server
 from tests.server.web._play import (
+    LOBBY_SAID,
     PHASE,
     STEP,
     assert_own_boards_only,
@@ -121,6 +124,7 @@ async def test_a_practice_race_against_the_servers_bots_runs_to_the_results(
     await tab.page.fill("#create-name", "Ada")
     await tab.page.select_option("#create-settings [name=variant]", VARIANT)
     await tab.page.fill("#create-settings [name=deal_number]", str(DEAL))
+    await tab.page.screenshot(path=str(folder / "create-phone.png"), full_page=True)
     await tab.page.click("#practice")
     await tab.wait_for(STEP, "room")
     await tab.wait_for(BOTS_READY, 2)
@@ -157,3 +161,24 @@ async def test_a_practice_race_against_the_servers_bots_runs_to_the_results(
     await tab.page.screenshot(path=str(folder / "practice-results-phone.png"), full_page=True)
     assert tab.errors == []
     assert_own_boards_only(frames, 0, VARIANT, SEED)
+
+
+async def test_practice_on_a_server_without_house_bots_says_so_and_keeps_the_room(
+    store: Store, clock: ManualClock, chromium: Any
+) -> None:
+    async with serve(store, clock) as plain:
+        tab = await open_tab(chromium, play_url(plain.port), PHONE)
+        await tab.wait_for(STEP, "create")
+        await tab.page.fill("#create-name", "Ada")
+        await tab.page.click("#practice")
+        await tab.wait_for(STEP, "room")
+        said = await tab.wait_for(
+            f"() => ({LOBBY_SAID})().startsWith('Refused') && ({LOBBY_SAID})()"
+        )
+        assert (
+            said == "Refused: this server plays no house bots now; run one with `solrace bot CODE`"
+        )
+        assert await tab.run(SEATS) == ["Adayouhostnot ready"]
+        terms = await tab.run("() => document.getElementById('terms').textContent")
+        assert "practice room" in terms and "2 seats free" in terms
+        assert tab.errors == []
