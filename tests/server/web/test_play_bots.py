@@ -147,6 +147,8 @@ async def test_a_practice_race_against_the_servers_bots_runs_to_the_results(
     await tab.wait_for(
         "() => document.querySelector('#racers [data-seat=\"0\"]')?.dataset.outcome === 'won'"
     )
+    marks = "() => Array.from(document.querySelectorAll('#racers .bot'), (m) => m.textContent)"
+    assert await tab.run(marks) == ["bot, casual", "bot, good"]
     await tab.page.screenshot(path=str(folder / "practice-won-phone.png"), full_page=True)
     # The bots race on until they finish or the time limit (15 minutes) runs out.
     clock.advance(900_000)
