@@ -12,7 +12,7 @@ import { Watch } from "./room.js";
 import { forgetSeat, keepKey, saveSeat, savedKey, savedSeat } from "./seats.js";
 import { renderStage } from "./stage.js";
 import { Table } from "./table.js";
-import { double, dragged, moveAnswered, moveRefused, refused, tap } from "./moves.js";
+import { double, dragged, hintAnswered, moveAnswered, moveRefused, refused, tap } from "./moves.js";
 
 const CODE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}$/;
 const DEFAULTS = {
@@ -270,6 +270,9 @@ const HANDLERS = {
   },
   move_ok(play, message) {
     moveAnswered(play, message);
+  },
+  hint(play, message) {
+    hintAnswered(play, message);
   },
   event(play, message) {
     if (play.watch.room === null) return;

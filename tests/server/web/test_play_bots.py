@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from server.app import RaceServer
 from server.clock import ManualClock
 from server.store import Store
@@ -25,6 +26,7 @@ from tests.server.house._house import house_server
 from tests.server.web._play import (
     LOBBY_SAID,
     PHASE,
+    SAID,
     STEP,
     assert_own_boards_only,
     join,
@@ -183,4 +185,30 @@ async def test_practice_on_a_server_without_house_bots_says_so_and_keeps_the_roo
         assert await tab.run(SEATS) == ["Adayouhostnot ready"]
         terms = await tab.run("() => document.getElementById('terms').textContent")
         assert "practice room" in terms and "2 seats free" in terms
+        assert tab.errors == []
+
+
+@pytest.mark.solver_workers
+async def test_a_practice_racer_asks_for_a_hint_with_h(
+    store: Store, clock: ManualClock, chromium: Any, analysis_workers: int
+) -> None:
+    async with serve(store, clock, analysis_workers=analysis_workers) as plain:
+        tab = await open_tab(chromium, play_url(plain.port), PHONE)
+        await tab.wait_for(STEP, "create")
+        await tab.page.fill("#create-name", "Ada")
+        await tab.page.select_option("#create-settings [name=variant]", VARIANT)
+        await tab.page.fill("#create-settings [name=deal_number]", str(DEAL))
+        await tab.page.click("#practice")  # no house bots here: Ada races alone
+        await tab.wait_for(STEP, "room")
+        await ready(tab)
+        await tab.wait_for(PHASE, "countdown")
+        clock.advance(3000)
+        await tab.wait_for(PHASE, "racing")
+        assert not await tab.run("() => document.getElementById('hint').hidden")
+        await tab.page.keyboard.press("H")
+        said = await tab.wait_for(f"() => ({SAID})().startsWith('Hint: ') && ({SAID})()")
+        move = said.rsplit("(", 1)[1].removesuffix(")")
+        legal = {m.format() for m in engine.legal_moves(engine.new_game(VARIANT, SEED))}
+        assert move in legal, said
+        await key_move(tab, move)
         assert tab.errors == []
