@@ -86,6 +86,10 @@ async def test_the_host_seats_house_bots_of_a_level_and_frees_one(
         "Beginner botbot, beginnerreadyRemove",
         "Strong botbot, strongreadyRemove",
     ]
+    assert not await ada.run("() => document.getElementById('bot-form').hidden")
+    await ada.page.screenshot(
+        path=str(artifact_dir(tmp_path) / "lobby-add-bot-phone.png"), full_page=True
+    )
     code = (await ada.run("() => location.pathname")).rsplit("/", 1)[1]
     bob = await open_tab(chromium, play_url(server.port, code))
     await join(bob, "Bob")
