@@ -139,7 +139,11 @@ function renderBotForm(room, you, free) {
 /** The lobby as the room stands; the host's settings form is filled only when it is not
  * being edited, so a change by someone else never wipes what the host is typing. */
 export function renderLobby(room, you) {
-  byId("seats").replaceChildren(...room.players.map((player) => seatLine(player, room, you)));
+  // A Remove button that had the focus keeps it when the seats are drawn again.
+  const focused = document.activeElement?.dataset?.removeBot;
+  const seats = byId("seats");
+  seats.replaceChildren(...room.players.map((player) => seatLine(player, room, you)));
+  if (focused !== undefined) seats.querySelector(`[data-remove-bot="${focused}"]`)?.focus();
   const free = room.settings.max_players - room.players.length;
   byId("terms").textContent = `${termsText(room)} \u00b7 ${free === 1 ? "1 seat free" : `${free} seats free`}`;
   renderBotForm(room, you, free);

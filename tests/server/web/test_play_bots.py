@@ -109,8 +109,14 @@ async def test_the_host_seats_house_bots_of_a_level_and_frees_one(
     )
     assert marks == ["bot, beginner", "bot, strong"]
 
-    # Freed by keyboard: the Remove button takes focus and Enter presses it.
+    # Freed by keyboard: the Remove button takes focus, keeps it while the seats are
+    # drawn again (Bob says ready), and Enter presses it.
     await ada.page.locator('[data-remove-bot="1"]').focus()
+    await ready(bob)
+    await ada.wait_for(
+        "() => document.querySelectorAll('#seats li[data-ready=\"true\"]').length === 3"
+    )
+    assert await ada.run("() => document.activeElement.dataset.removeBot") == "1"
     await ada.page.keyboard.press("Enter")
     for tab in (ada, bob):
         await tab.wait_for("() => document.querySelectorAll('#seats li').length === 3")
