@@ -6,6 +6,7 @@ serves them, summed uncompressed and gzipped (level 6, as a proxy would). Time: 
 server on loopback over an embedded Valkey; headless Chromium (Debian's, as the tests
 use) opens the link with an empty cache, a name is typed as soon as the form shows, and
 the page is timed from the start of the navigation to the form and to the lobby drawn.
+Then a move's round trip on the page beside a Python client's (`bench._page_moves`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench._page_moves import print_round_trips, round_trips
 from protocol import PROTOCOL_VERSION, CreateRoom, Hello, Joined, Settings, Welcome
 from protocol.codec import decode_server, encode
 from server.app import RaceServer
@@ -133,12 +135,26 @@ async def time_to_lobby(port: int, runs: int) -> None:
     print("  (the lobby time includes Playwright typing the name and pressing the button)")
 
 
+async def move_timings(port: int) -> None:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as driver:
+        chromium = await driver.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            print_round_trips(*await round_trips(chromium, port))
+        finally:
+            await chromium.close()
+
+
 async def run(redis_url: str, runs: int) -> None:
     store = await Store.connect(redis_url, "bench:play:")
     config = replace(Config(), port=0, analysis_workers=0, host="127.0.0.1")
     try:
         async with RaceServer(config, store) as server:
             await time_to_lobby(server.port, runs)
+            await move_timings(server.port)
     finally:
         await store.close()
 

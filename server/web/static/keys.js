@@ -2,7 +2,7 @@
 // texts.py HELP) on a keyboard, and a button for every one of them.
 
 import { PILE_KEYS } from "./hand.js";
-import { allHome, home, letGo, stock, tap } from "./moves.js";
+import { allHome, hint, home, letGo, stock, tap } from "./moves.js";
 
 const byId = (id) => document.getElementById(id);
 const CONFIRM_MS = 3000;
@@ -46,6 +46,7 @@ export function bindButtons(play) {
   on("rematch", () => play.request("rematch", { type: "rematch" }));
   on("stock-action", () => stock(play));
   on("all-home", () => allHome(play));
+  on("hint", () => hint(play));
   on("let-go", () => letGo(play));
   on("resign", () => resign(play));
   on("show-help", () => byId("help").showModal());
@@ -69,6 +70,7 @@ export function bindKeys(play) {
     else if (key.key === "w" || key.key === "r") tap(play, key.key);
     else if (key.key === "f") play.pick === null ? play.say("Pick a card up first (a pile's key, w or r).") : home(play);
     else if (key.key === "h") home(play);
+    else if (key.key === "H") hint(play);
     else if (key.key === "a") allHome(play);
     else if (key.key === "d" || key.key === " ") stock(play);
     else if (key.key === "Escape") letGo(play);

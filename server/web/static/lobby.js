@@ -1,10 +1,16 @@
-// The lobby of the play page: every seat with its ready state and marks (host, bot,
-// guest, rating), the host's terms, and the settings fields the host (and the create
-// form) fills in: game, deal, time limit, rated.
+// The lobby of the play page: every seat with its ready state and marks (host, bot and
+// its level, guest, rating), the host's terms, the settings fields the host (and the
+// create form) fills in: game, deal, time limit, rated; and the host's house bots, added
+// at a level and removed by seat (docs/protocol.md, `add_bot` and `remove_bot`).
 
 import { GAMES, formatDuration, redealRule } from "./words.js";
 
 const byId = (id) => document.getElementById(id);
+
+/** The bot levels, weakest first, as the protocol names them (`BotLevel`). */
+export const BOT_LEVELS = ["beginner", "casual", "good", "strong", "expert"];
+/** The levels of the bots a practice race seats: a field a newcomer can race. */
+export const PRACTICE_FIELD = ["casual", "good"];
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -94,25 +100,53 @@ function seatLine(player, room, you) {
   const line = element("li", "seat-line");
   line.dataset.seat = String(player.seat);
   line.dataset.ready = String(player.ready);
-  line.append(element("span", "seat-name", player.name));
-  if (player.seat === you) line.append(element("span", "seat-mark you", "you"));
-  if (room.host === player.seat) line.append(element("span", "host", "host"));
-  if (player.bot) line.append(element("span", "seat-mark", "bot"));
-  else if (!player.account && room.players.some((p) => p.account)) line.append(element("span", "seat-mark", "guest"));
+  const who = element("span", "seat-who");
+  who.append(element("span", "seat-name", player.name));
+  if (player.seat === you) who.append(element("span", "seat-mark you", "you"));
+  if (room.host === player.seat) who.append(element("span", "host", "host"));
+  if (player.bot) who.append(element("span", "seat-mark bot", player.level ? `bot, ${player.level}` : "bot"));
+  else if (!player.account && room.players.some((p) => p.account)) who.append(element("span", "seat-mark", "guest"));
   if (player.rating != null) {
-    line.append(element("span", "seat-mark rating", `rating ${player.rating}${player.provisional ? ", provisional" : ""}`));
+    who.append(element("span", "seat-mark rating", `rating ${player.rating}${player.provisional ? ", provisional" : ""}`));
   }
   const state = player.away ? "away" : player.ready ? "ready" : "not ready";
-  line.append(element("span", `badge badge-${player.ready ? "ready" : "waiting"}`, state));
+  line.append(who, element("span", `badge badge-${player.ready ? "ready" : "waiting"}`, state));
+  if (player.house && room.host === you && room.phase === "lobby") {
+    const remove = element("button", "remove-bot", "Remove");
+    remove.type = "button";
+    remove.dataset.removeBot = String(player.seat);
+    remove.setAttribute("aria-label", `remove ${player.name}`);
+    line.append(remove);
+  }
   return line;
+}
+
+/** The host's form to seat a house bot: shown in the lobby while a seat is free. */
+function renderBotForm(room, you, free) {
+  const form = byId("bot-form");
+  form.hidden = room.host !== you || room.phase !== "lobby" || free < 1;
+  const level = byId("bot-level");
+  if (level.options.length === 0) {
+    level.append(...BOT_LEVELS.map((name, index) => {
+      const option = element("option", "", `${index + 1} ${name}`);
+      option.value = name;
+      option.selected = name === "good";
+      return option;
+    }));
+  }
 }
 
 /** The lobby as the room stands; the host's settings form is filled only when it is not
  * being edited, so a change by someone else never wipes what the host is typing. */
 export function renderLobby(room, you) {
-  byId("seats").replaceChildren(...room.players.map((player) => seatLine(player, room, you)));
+  // A Remove button that had the focus keeps it when the seats are drawn again.
+  const focused = document.activeElement?.dataset?.removeBot;
+  const seats = byId("seats");
+  seats.replaceChildren(...room.players.map((player) => seatLine(player, room, you)));
+  if (focused !== undefined) seats.querySelector(`[data-remove-bot="${focused}"]`)?.focus();
   const free = room.settings.max_players - room.players.length;
   byId("terms").textContent = `${termsText(room)} \u00b7 ${free === 1 ? "1 seat free" : `${free} seats free`}`;
+  renderBotForm(room, you, free);
   const me = room.players.find((player) => player.seat === you);
   const ready = byId("ready");
   ready.textContent = me?.ready ? "Not ready" : "Ready";

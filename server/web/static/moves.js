@@ -128,3 +128,37 @@ export function refused(play, text) {
   play.say(`Refused: ${text}`);
   play.table.shake();
 }
+
+const STOCK_WORDS = { draw: "draw from the stock", recycle: "turn the waste over", deal: "deal", redeal: "redeal" };
+const MOVE = /^(t(\d+)(?::(\d+))?|w|r) (t(\d+)|f\d*)$/;
+
+/** A move in the engine's notation ("t3:2 t7", "w f", "draw") said in words, with the
+ * notation after it. */
+export function moveWords(move) {
+  if (move in STOCK_WORDS) return `${STOCK_WORDS[move]} (${move})`;
+  const found = MOVE.exec(move);
+  if (found === null) return move;
+  const [, source, pile, count, , onto] = found;
+  const from = source === "w" ? "the waste's top card" : source === "r" ? "the reserve's top card"
+    : count !== undefined && count !== "1" ? `${count} cards of pile ${pile}` : `pile ${pile}'s top card`;
+  return `${from} ${onto === undefined ? "home" : `onto pile ${onto}`} (${move})`;
+}
+
+/** Practice rooms: ask the server for the next move of a winning line (key H). */
+export function hint(play) {
+  if (!racing(play)) return;
+  if (!play.watch.room.settings.practice) {
+    play.say("Hints are given in practice rooms only.");
+    return;
+  }
+  play.request("hint", { type: "hint" });
+  play.say("Looking for a winning line\u2026");
+}
+
+/** The server's hint, said if it is still for the board shown. */
+export function hintAnswered(play, message) {
+  if (play.mine === null || message.version !== play.mine.version) return;
+  if (message.move != null) play.say(`Hint: ${moveWords(message.move)}`);
+  else if (message.verdict === "unwinnable") play.say("No winning line is left from here.");
+  else play.say("The server found no winning line in its time; ask again after a move or two.");
+}

@@ -3,7 +3,7 @@
 // last one the server sent for this seat (joined, resumed, snapshot, move_ok): a move
 // is sent, never applied here, so a refused move changes nothing.
 
-import { fillSettings, readSettings, renderLobby } from "./lobby.js";
+import { PRACTICE_FIELD, fillSettings, readSettings, renderLobby } from "./lobby.js";
 import { Link, socketUrl } from "./link.js";
 import { bindKeys, bindButtons } from "./keys.js";
 import { renderClock, renderRacers } from "./racers.js";
@@ -12,7 +12,7 @@ import { Watch } from "./room.js";
 import { forgetSeat, keepKey, saveSeat, savedKey, savedSeat } from "./seats.js";
 import { renderStage } from "./stage.js";
 import { Table } from "./table.js";
-import { double, dragged, moveAnswered, moveRefused, refused, tap } from "./moves.js";
+import { double, dragged, hintAnswered, moveAnswered, moveRefused, refused, tap } from "./moves.js";
 
 const CODE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}$/;
 const DEFAULTS = {
@@ -161,10 +161,21 @@ export class Play {
     this.token = message.token;
     this.name = message.room.players.find((player) => player.seat === message.seat)?.name ?? this.name;
     saveSeat(this.code, this.seat, this.token, this.name);
+    const bots = this.intent?.bots ?? [];
     this.intent = null;
     this.watch.replace(message.room, message.seq, message.results ?? null);
     this.mine = null;
     this.showRoom();
+    for (const level of bots) this.addBot(level);
+  }
+
+  /** Ask the server to seat a house bot of `level` (host, lobby). */
+  addBot(level) {
+    this.request("bot", { type: "add_bot", level });
+  }
+
+  removeBot(seat) {
+    this.request("bot", { type: "remove_bot", seat });
   }
 
   showRoom() {
@@ -260,6 +271,9 @@ const HANDLERS = {
   move_ok(play, message) {
     moveAnswered(play, message);
   },
+  hint(play, message) {
+    hintAnswered(play, message);
+  },
   event(play, message) {
     if (play.watch.room === null) return;
     const event = message.event;
@@ -277,6 +291,7 @@ const HANDLERS = {
   },
   ok(play, message, kind) {
     if (kind === "resign") play.say("You resigned.");
+    if (kind === "bot") play.say("");
     if (kind === "leave") {
       forgetSeat(play.code);
       window.location.assign(`../watch/${play.code}`);
@@ -303,11 +318,22 @@ function main() {
   play.start();
   byId("create-form").addEventListener("submit", (submit) => {
     submit.preventDefault();
+    const practice = submit.submitter?.id === "practice";
     const { variant, settings } = readSettings(byId("create-settings"), DEFAULTS);
+    // A practice race: you and the server's bots alone, unrated, with a seat for each.
+    if (practice) Object.assign(settings, { practice: true, rated: false, max_players: PRACTICE_FIELD.length + 1 });
     play.submit({
       kind: "create", name: byId("create-name").value, key: byId("create-key").value,
-      remember: byId("create-remember").checked, variant, settings,
+      remember: byId("create-remember").checked, variant, settings, bots: practice ? PRACTICE_FIELD : [],
     });
+  });
+  byId("bot-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    play.addBot(byId("bot-level").value);
+  });
+  byId("seats").addEventListener("click", (click) => {
+    const remove = click.target.closest("[data-remove-bot]");
+    if (remove !== null) play.removeBot(Number(remove.dataset.removeBot));
   });
   byId("join-form").addEventListener("submit", (submit) => {
     submit.preventDefault();

@@ -1,5 +1,5 @@
-// The live panel beside a player's board: every racer's cards home, moves and state,
-// and the race clock with the terminal's warnings at 60 and 10 seconds left.
+// The live panel beside a player's board: every racer's cards home, moves, state and (for
+// a bot) level, and the race clock with the terminal's warnings at 60 and 10 seconds left.
 
 import { CARDS, OUTCOMES, formatDuration } from "./words.js";
 
@@ -30,8 +30,10 @@ function racerLine(player, room, you) {
   const fill = element("div", "fill");
   fill.style.width = total === 0 ? "0%" : `${(100 * player.progress) / total}%`;
   bar.append(fill, element("span", "progress-text", `${player.progress} / ${total}`));
-  const moves = element("span", "racer-moves", player.moves === 1 ? "1 move" : `${player.moves} moves`);
-  line.append(name, element("span", `badge badge-${player.outcome}`, state), bar, moves);
+  const foot = element("span", "racer-foot");
+  foot.append(element("span", "racer-moves", player.moves === 1 ? "1 move" : `${player.moves} moves`));
+  if (player.bot) foot.append(element("span", "seat-mark bot", player.level ? `bot, ${player.level}` : "bot"));
+  line.append(name, element("span", `badge badge-${player.outcome}`, state), bar, foot);
   return line;
 }
 

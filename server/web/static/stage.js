@@ -52,6 +52,9 @@ function drawControls(play) {
   stock.textContent = STOCK_WORDS[action] ?? "Draw";
   stock.disabled = !racing || action === null;
   for (const id of ["all-home", "let-go", "resign"]) byId(id).disabled = !racing;
+  const hint = byId("hint");
+  hint.hidden = play.watch.room?.settings.practice !== true;
+  hint.disabled = !racing;
   byId("let-go").disabled = !racing || play.pick === null;
 }
 

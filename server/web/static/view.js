@@ -147,10 +147,10 @@ function stoppedAt(watch, seat) {
   return line !== undefined && stoppedByHost(line, watch.result.ended_by_host);
 }
 
-/** What a seat is beside its name: a bot, a guest among accounts, or an account's
+/** What a seat is beside its name: a bot (and its level), a guest among accounts, or an account's
  * rating for the room's game (once it has one); null when there is nothing to say. */
 function seatMark(player, room) {
-  if (player.bot) return element("span", "seat-mark", "bot");
+  if (player.bot) return element("span", "seat-mark", player.level ? `bot, ${player.level}` : "bot");
   if (!player.account) return room.players.some((p) => p.account) ? element("span", "seat-mark", "guest") : null;
   if (player.rating == null) return null;
   return element("span", "seat-mark rating", `rating ${player.rating}${player.provisional ? ", provisional" : ""}`);

@@ -3,12 +3,15 @@ clicks, drags or the race screen's keys, each waiting for the server's answer.""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import msgpack
 
-from protocol import CreateRoom, Ready, Settings
+import engine
+from engine.solver import Budget, solve
+from protocol import BoardView, CreateRoom, Ready, Settings
 from server.clock import ManualClock
 from tests.server._browser import Tab
 from tests.server._client import Client
@@ -127,3 +130,29 @@ async def seated_race(
     await tab.wait_for("() => document.getElementById('table').dataset.version === '0'")
     code: str = created.code
     return code
+
+
+def assert_own_boards_only(
+    frames: list[dict[str, Any]], seat: int, variant: str, seed: bytes
+) -> None:
+    """Every board the page received is its own seat's, exactly as the engine has it after
+    the moves the race's log gives that seat (face-down cards as counts only), and no
+    other racer's board ever came: a player's page cannot learn a card it should not."""
+    events = [frame["event"] for frame in frames if frame["type"] == "event"]
+    assert all(event["type"] != "board" for event in events)
+    over = next(event for event in events if event["type"] == "race_over")
+    log = next(line["log"] for line in over["ranking"] if line["seat"] == seat)
+    moves = [entry["move"] for entry in log]
+    boards = [(frame["version"], frame["board"]) for frame in frames if frame["type"] == "move_ok"]
+    boards += [(0, event["board"]) for event in events if event["type"] == "race_started"]
+    assert len(boards) == len(moves) + 1
+    for version, board in boards:
+        true = engine.replay(variant, seed, moves[:version])
+        assert board == json.loads(BoardView.from_engine(engine.view(true)).model_dump_json())
+
+
+def solver_line(variant: str, seed: bytes) -> list[str]:
+    """The engine's solver's winning line of a deal it wins within 200,000 positions."""
+    verdict = solve(engine.new_game(variant, seed), Budget(nodes=200_000))
+    assert verdict.result == "won"
+    return list(verdict.moves)

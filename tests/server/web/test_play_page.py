@@ -10,7 +10,6 @@ its ``move_ok``), so what it draws is held against the engine's own replay of th
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,7 +18,6 @@ from typing import Any
 import pytest
 
 import engine
-from engine.solver import Budget, solve
 from protocol import BoardView, CreateAccount, CreateRoom, JoinRoom, MakeMove, Settings
 from server.app import RaceServer
 from server.clock import ManualClock
@@ -35,6 +33,7 @@ from tests.server.web._play import (
     SAID,
     STEP,
     VERSION,
+    assert_own_boards_only,
     click_move,
     join,
     key_move,
@@ -42,6 +41,7 @@ from tests.server.web._play import (
     ready,
     record_frames,
     seated_race,
+    solver_line,
 )
 
 VARIANT = "little-milligan"
@@ -98,10 +98,8 @@ def from_chromium(session: Session) -> bool:
 
 
 def winning_line() -> list[str]:
-    """The solver's winning line of the deal (it wins deal 3 well within this budget)."""
-    verdict = solve(engine.new_game(VARIANT, SEED), Budget(nodes=200_000))
-    assert verdict.result == "won"
-    return list(verdict.moves)
+    """The solver's winning line of the deal."""
+    return solver_line(VARIANT, SEED)
 
 
 def cards_shown(board: engine.View) -> list[str]:
@@ -131,7 +129,7 @@ async def test_two_browsers_and_a_terminal_race_to_the_results(
     await ada.page.fill("#create-name", "Ada")
     await ada.page.select_option("#create-settings [name=variant]", VARIANT)
     await ada.page.fill("#create-settings [name=deal_number]", str(DEAL))
-    await ada.page.click("#create-form button[type=submit]")
+    await ada.page.click("#create-room")
     await ada.wait_for(STEP, "room")
     link = await ada.run("() => document.getElementById('play-link').href")
     code = link.rsplit("/", 1)[1]
@@ -201,25 +199,8 @@ async def test_two_browsers_and_a_terminal_race_to_the_results(
         await tab.wait_for(PHASE, "lobby")
     await cleo.close()
     assert ada.errors == bob.errors == []
-    assert_own_boards_only(ada_frames, 0)
-    assert_own_boards_only(bob_frames, 1)
-
-
-def assert_own_boards_only(frames: list[dict[str, Any]], seat: int) -> None:
-    """Every board the page received is its own seat's, exactly as the engine has it after
-    the moves the race's log gives that seat (face-down cards as counts only), and no
-    other racer's board ever came: a player's page cannot learn a card it should not."""
-    events = [frame["event"] for frame in frames if frame["type"] == "event"]
-    assert all(event["type"] != "board" for event in events)
-    over = next(event for event in events if event["type"] == "race_over")
-    log = next(line["log"] for line in over["ranking"] if line["seat"] == seat)
-    moves = [entry["move"] for entry in log]
-    boards = [(frame["version"], frame["board"]) for frame in frames if frame["type"] == "move_ok"]
-    boards += [(0, event["board"]) for event in events if event["type"] == "race_started"]
-    assert len(boards) == len(moves) + 1
-    for version, board in boards:
-        true = engine.replay(VARIANT, SEED, moves[:version])
-        assert board == json.loads(BoardView.from_engine(engine.view(true)).model_dump_json())
+    assert_own_boards_only(ada_frames, 0, VARIANT, SEED)
+    assert_own_boards_only(bob_frames, 1, VARIANT, SEED)
 
 
 async def test_a_reload_mid_race_takes_the_seat_back_with_nothing_lost(
@@ -297,7 +278,7 @@ async def test_the_host_changes_the_settings_and_an_account_key_signs_a_friend_i
     ada = await open_tab(chromium, play_url(server.port))
     await ada.wait_for(STEP, "create")
     await ada.page.fill("#create-name", "Ada")
-    await ada.page.click("#create-form button[type=submit]")
+    await ada.page.click("#create-room")
     await ada.wait_for(STEP, "room")
     code = (await ada.run("() => location.pathname")).rsplit("/", 1)[1]
     await ada.page.select_option("#host-settings [name=variant]", "little-billie")

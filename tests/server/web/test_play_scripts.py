@@ -143,3 +143,22 @@ async def test_unlimited_redeals_stay_only_where_a_room_may_have_them(
     found = await tab.run(SETTINGS, variant, rated)
     assert found["option"] == ("unlimited-redeals" if kept else "")
     assert ("Redeals: unlimited until blocked" in found["terms"]) is kept
+
+
+async def test_a_hint_is_said_in_words_with_its_notation(tab: Tab) -> None:
+    said = await tab.run(
+        """async ([moves]) => {
+          const { moveWords } = await import("./static/moves.js");
+          return moves.map(moveWords);
+        }""",
+        ["t3:2 t7", "t9:1 t1", "t4 f", "w f2", "r t5", "recycle", "odd"],
+    )
+    assert said == [
+        "2 cards of pile 3 onto pile 7 (t3:2 t7)",
+        "pile 9's top card onto pile 1 (t9:1 t1)",
+        "pile 4's top card home (t4 f)",
+        "the waste's top card home (w f2)",
+        "the reserve's top card onto pile 5 (r t5)",
+        "turn the waste over (recycle)",
+        "odd",
+    ]
