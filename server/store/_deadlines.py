@@ -11,16 +11,16 @@ from __future__ import annotations
 import asyncio
 
 from server.store import _lua_deadline
+from server.store._cluster import Runner
 from server.store._edge import translated
 from server.store._reads import StoreReads
-from server.store._runner import ScriptRunner
 from server.store._script import Status
 
 
 class StoreDeadlines(StoreReads):
     """Deadline half of `server.store.Store` (which sets up `_runner`)."""
 
-    _runner: ScriptRunner
+    _runner: Runner
 
     @translated
     async def claim_deadlines(self, now_ms: int, retry_at_ms: int, limit: int = 100) -> list[str]:

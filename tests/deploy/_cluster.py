@@ -21,6 +21,7 @@ from tests.deploy._processes import Processes, Running, free_ports, require, wai
 NODES = 6
 NODE_TIMEOUT_MS = 2_000
 """How long a master may be unreachable before its replica takes over."""
+FAILOVER_TRIES = 3
 
 
 @dataclass
@@ -94,14 +95,22 @@ class LoopbackCluster:
 
     def failover(self, replica: int) -> None:
         """Promote `replica` with CLUSTER FAILOVER (its master agrees, nothing is lost);
-        returns once every node sees it as a master."""
-        self._call(replica, "CLUSTER", "FAILOVER")
+        returns once every node sees it as a master. A manual failover that its
+        master does not take up in time is given up by the replica: asked again."""
         wait_until(
-            lambda: (
-                all(self.roles(port).get(replica) == "master" for port in self.ports)
-                and self.ready()
-            ),
-            f"node {replica} to be a master everywhere",
+            lambda: self._info_replication(replica).get("master_link_status") == "up",
+            f"replica {replica} to be in sync",
+        )
+        for _ in range(FAILOVER_TRIES):
+            self._call(replica, "CLUSTER", "FAILOVER")
+            with contextlib.suppress(AssertionError):
+                wait_until(lambda: self._promoted(replica), f"{replica} promoted", 10)
+                return
+        raise AssertionError(f"node {replica} was not promoted in {FAILOVER_TRIES} tries")
+
+    def _promoted(self, replica: int) -> bool:
+        return all(self.roles(port).get(replica) == "master" for port in self.ports) and (
+            self.ready()
         )
 
     def _pong(self, port: int) -> bool:

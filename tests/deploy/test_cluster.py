@@ -1,17 +1,28 @@
-"""The store on a real Redis Cluster (3 masters, 3 replicas on loopback)."""
+"""The store on a real Redis Cluster (3 masters, 3 replicas on loopback).
+
+The cluster is started once for the module; each test keeps its keys under a
+prefix of its own.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
+from server.store import Duplicate, FeedEvent, Store, StoreUnavailable
+from server.store._keys import StoreKeys, room_shard
 from server.store._store import SCRIPTS
 from tests.deploy._cluster import LoopbackCluster
 from tests.deploy._processes import processes
 from tests.server.store._calls import CODES, calls_of
+from tests.server.store._helpers import CODE, move, next_item, open_feed, start
+
+OpenOn = Callable[[int], Awaitable[Store]]
+"""Opens a store through the node of that index."""
 
 
 @pytest.fixture(scope="module")
@@ -26,14 +37,36 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackCluste
 @pytest.fixture
 async def client(cluster: LoopbackCluster) -> AsyncIterator[RedisCluster]:
     client = RedisCluster(host="127.0.0.1", port=cluster.ports[0])
+    await client.initialize()
     yield client
     await client.aclose()
 
 
-async def test_every_script_of_the_store_runs_on_a_cluster(client: RedisCluster) -> None:
+@pytest.fixture
+def prefix() -> str:
+    return f"solrace-test:{uuid.uuid4().hex}:"
+
+
+@pytest.fixture
+async def open_on(cluster: LoopbackCluster, prefix: str) -> AsyncIterator[OpenOn]:
+    stores: list[Store] = []
+
+    async def open_(node: int) -> Store:
+        url = f"redis+cluster://127.0.0.1:{cluster.ports[node]}"
+        store = await Store.connect(url, prefix)
+        stores.append(store)
+        return store
+
+    yield open_
+    for store in stores:
+        await store.close()
+
+
+async def test_every_script_of_the_store_runs_on_a_cluster(
+    client: RedisCluster, prefix: str
+) -> None:
     for script in SCRIPTS:
         assert await client.script_load(script.source) == script.sha
-    prefix = f"solrace-test:{uuid.uuid4().hex}:"
     slots = set()
     for code in CODES:
         for call in calls_of(code, prefix):
@@ -41,3 +74,61 @@ async def test_every_script_of_the_store_runs_on_a_cluster(client: RedisCluster)
             assert isinstance(reply, list) and isinstance(reply[0], int), reply
             slots.add(client.keyslot(call.keys[0]))
     assert len(slots) > 1
+
+
+async def test_stores_on_different_nodes_share_a_room_and_its_events(open_on: OpenOn) -> None:
+    host, other = await open_on(0), await open_on(4)
+    await start(host)
+    feed, items = open_feed(other)
+    await feed.watch(CODE, 1)
+    first = await move(host, 0, 0, "m1")
+    assert await next_item(items) == FeedEvent(CODE, 2, b"moved m1")
+    assert await host.listening({(CODE, other.process)}) == {(CODE, other.process)}
+    await move(host, 0, 1, "m2")
+    assert await next_item(items) == FeedEvent(CODE, 3, b"moved m2")
+    assert await move(other, 0, 0, "m1") == Duplicate(first.seq, first.version)
+    await move(other, 1, 0, "n1")
+    player = await host.load_player(CODE, 1)
+    assert player is not None and player.version == 1
+
+
+async def test_every_shard_s_deadlines_are_claimed_once(open_on: OpenOn) -> None:
+    host, other = await open_on(1), await open_on(2)
+    codes = [f"DL{number:04d}" for number in range(40)]
+    assert len({room_shard(code) for code in codes}) > 10
+    for code in codes:
+        assert await host.create_room(code, b"lobby")
+        await host.save_room(code, 0, b"countdown", deadline_ms=1_000)
+    claims = await asyncio.gather(
+        host.claim_deadlines(1_000, 60_000), other.claim_deadlines(1_000, 60_000)
+    )
+    assert sorted(claims[0] + claims[1]) == codes
+    assert await other.deadline_of(codes[0]) == 60_000
+
+
+async def test_a_race_goes_on_through_a_failover_and_loses_no_acknowledged_move(
+    cluster: LoopbackCluster, client: RedisCluster, open_on: OpenOn, prefix: str
+) -> None:
+    store = await open_on(0)
+    await start(store)
+    master = client.get_node_from_key(StoreKeys(prefix).room(CODE).room)
+    assert master is not None
+    failing_over = asyncio.create_task(
+        asyncio.to_thread(cluster.failover, cluster.replica_of(int(master.port)))
+    )
+    acknowledged: list[str] = []
+    refused = 0
+    while not failing_over.done() or len(acknowledged) < 20:
+        move_id = f"m{len(acknowledged)}"
+        try:
+            result = await move(store, 0, len(acknowledged), move_id)
+        except StoreUnavailable:
+            refused += 1  # sent again under the same id, as a client does
+            continue
+        assert result.version == len(acknowledged) + 1
+        acknowledged.append(move_id)
+    await failing_over
+    player = await store.load_player(CODE, 0)
+    assert player is not None and player.version == len(acknowledged)
+    logged = await store.move_log(CODE, 0)
+    assert [move_id for _, _, move_id in logged] == acknowledged
