@@ -29,6 +29,7 @@ class LoopbackCluster:
     group: Processes
     directory: Path
     ports: list[int] = field(default_factory=list)
+    bus_ports: dict[int, int] = field(default_factory=dict)
     running: dict[int, Running] = field(default_factory=dict)
 
     @property
@@ -39,9 +40,10 @@ class LoopbackCluster:
     def start(self) -> None:
         server, cli = require("redis-server"), require("redis-cli")
         ports = free_ports(2 * NODES)
-        self.ports, bus_ports = ports[:NODES], ports[NODES:]
-        for port, bus in zip(self.ports, bus_ports, strict=True):
-            self._start_node(server, port, bus)
+        self.ports = ports[:NODES]
+        self.bus_ports = dict(zip(self.ports, ports[NODES:], strict=True))
+        for port in self.ports:
+            self._start_node(server, port)
         nodes = [f"127.0.0.1:{port}" for port in self.ports]
         subprocess.run(
             [cli, "--cluster", "create", *nodes, "--cluster-replicas", "1", "--cluster-yes"],
@@ -50,8 +52,10 @@ class LoopbackCluster:
             timeout=60,
         )
         wait_until(self.ready, "every node to see the whole cluster up")
+        wait_until(self._replicas_in_sync, "every replica to finish its first sync")
 
-    def _start_node(self, server: str, port: int, bus: int) -> None:
+    def _start_node(self, server: str, port: int) -> None:
+        bus = self.bus_ports[port]
         directory = self.directory / str(port)
         directory.mkdir(parents=True, exist_ok=True)
         command = [
@@ -59,7 +63,7 @@ class LoopbackCluster:
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", str(NODE_TIMEOUT_MS), "--dir", str(directory),
             "--appendonly", "yes", "--appendfsync", "always", "--save", "",
-            "--daemonize", "no",
+            "--repl-diskless-sync-delay", "0", "--daemonize", "no",
         ]  # fmt: skip
         running = self.group.start(f"redis-{port}", command)
         self.running[port] = running
@@ -73,18 +77,18 @@ class LoopbackCluster:
         )
 
     def roles(self, port: int) -> dict[int, str]:
-        """Each node's role as node `port` sees it: port -> "master" or "slave"."""
+        """Each node's role as node `port` sees it: port -> "master", "slave" or "fail"
+        (agreed to have failed)."""
         lines = self._call(port, "CLUSTER", "NODES")
         roles: dict[int, str] = {}
         for line in lines.splitlines() if isinstance(lines, str) else ():
             parts = line.split()
             address, flags = parts[1], parts[2].split(",")
             node_port = int(address.split("@")[0].rsplit(":", 1)[1])
-            roles[node_port] = "master" if "master" in flags else "slave"
+            roles[node_port] = (
+                "fail" if "fail" in flags else "master" if "master" in flags else "slave"
+            )
         return roles
-
-    def masters(self) -> list[int]:
-        return sorted(port for port, role in self.roles(self.ports[0]).items() if role == "master")
 
     def replica_of(self, master: int) -> int:
         """The port of the replica of master `master`."""
@@ -92,6 +96,16 @@ class LoopbackCluster:
             if port != master and self._info_replication(port).get("master_port") == str(master):
                 return port
         raise AssertionError(f"master {master} has no replica")
+
+    def _replicas_in_sync(self) -> bool:
+        replicas = [
+            self._info_replication(port)
+            for port, role in self.roles(self.ports[0]).items()
+            if role == "slave"
+        ]
+        return len(replicas) == NODES // 2 and all(
+            replica.get("master_link_status") == "up" for replica in replicas
+        )
 
     def failover(self, replica: int) -> None:
         """Promote `replica` with CLUSTER FAILOVER (its master agrees, nothing is lost);

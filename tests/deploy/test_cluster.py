@@ -13,11 +13,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
+from protocol import Sync
 from server.store import Duplicate, FeedEvent, Store, StoreUnavailable
 from server.store._keys import StoreKeys, room_shard
 from server.store._store import SCRIPTS
 from tests.deploy._cluster import LoopbackCluster
 from tests.deploy._processes import processes
+from tests.deploy._racer import Racer, check_results
+from tests.deploy.conftest import Clients, StartServers
 from tests.server.store._calls import CODES, calls_of
 from tests.server.store._helpers import CODE, move, next_item, open_feed, start
 
@@ -132,3 +135,55 @@ async def test_a_race_goes_on_through_a_failover_and_loses_no_acknowledged_move(
     assert player is not None and player.version == len(acknowledged)
     logged = await store.move_log(CODE, 0)
     assert [move_id for _, _, move_id in logged] == acknowledged
+
+
+async def _race_on(
+    cluster: LoopbackCluster, prefix: str, start_servers: StartServers, clients: Clients
+) -> tuple[Racer, Racer]:
+    """Two server processes on the cluster, each through a node of its own, and a race
+    with a racer on each."""
+    servers = []
+    for node in (0, 3):
+        url = f"redis+cluster://127.0.0.1:{cluster.ports[node]}"
+        servers += await asyncio.to_thread(start_servers, 1, "--redis", url, "--prefix", prefix)
+    ann, bob = await clients.seat([port for _, port in servers])
+    return ann, bob
+
+
+async def test_a_race_across_two_server_processes_on_a_cluster(
+    cluster: LoopbackCluster, prefix: str, start_servers: StartServers, clients: Clients
+) -> None:
+    ann, bob = await _race_on(cluster, prefix, start_servers, clients)
+    for number in range(5):
+        await ann.move(f"a{number}")
+        await bob.move(f"b{number}")
+    await bob.wait_event_of(ann)
+    await check_results([ann, bob])
+    assert (ann.acked, bob.acked) == ([f"a{n}" for n in range(5)], [f"b{n}" for n in range(5)])
+
+
+async def test_a_race_of_two_server_processes_goes_on_through_a_failover(
+    cluster: LoopbackCluster,
+    client: RedisCluster,
+    prefix: str,
+    start_servers: StartServers,
+    clients: Clients,
+) -> None:
+    ann, bob = await _race_on(cluster, prefix, start_servers, clients)
+    await ann.move("a0")
+    code = (await ann.client.call(Sync)).room.code
+    master = client.get_node_from_key(StoreKeys(prefix).room(code).room)
+    assert master is not None
+    failing_over = asyncio.create_task(
+        asyncio.to_thread(cluster.failover, cluster.replica_of(int(master.port)))
+    )
+    number = 0
+    while not failing_over.done() or number < 3:
+        number += 1
+        await bob.move_when_served(f"b{number}")
+        await ann.move_when_served(f"a{number}")
+    await failing_over
+    await bob.wait_event_of(ann)
+    await check_results([ann, bob])
+    assert ann.acked == [f"a{n}" for n in range(number + 1)]
+    assert bob.acked == [f"b{n}" for n in range(1, number + 1)]
