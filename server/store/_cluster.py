@@ -10,8 +10,8 @@ call goes to the one master that owns its slot.
 one event-loop iteration, as the single-node runner does, and sends them as one
 redis-py cluster pipeline, which splits them by master and writes to each master
 at once. It uses redis-py's own connections and reply reading, not the store's
-faster pipe of server.store._pipe: what that costs per move is in
-docs/performance.md. A NOSCRIPT reply (a replica promoted after the scripts were
+faster pipe of server.store._pipe, at several times the client CPU per move
+(docs/performance.md). A NOSCRIPT reply (a replica promoted after the scripts were
 loaded, or a flushed cache) loads the scripts on every master again and resends
 those calls.
 
