@@ -7,6 +7,7 @@ prefix of its own.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
@@ -187,3 +188,28 @@ async def test_a_race_of_two_server_processes_goes_on_through_a_failover(
     await check_results([ann, bob])
     assert ann.acked == [f"a{n}" for n in range(number + 1)]
     assert bob.acked == [f"b{n}" for n in range(1, number + 1)]
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+async def test_accounts_and_challenges_work_on_a_cluster(open_on: OpenOn) -> None:
+    store = await open_on(2)
+    assert await store.create_account("a1", "Ada", _digest("ada"), _digest("key a1"), 5)
+    assert await store.rename_account("a1", "Grace", _digest("grace"))
+    found = await store.account_by_key(_digest("key a1"))
+    assert found is not None and found.name == "Grace"
+    assert await store.account_by_name(_digest("ada")) is None
+    await store.delete_account("a1")
+    assert await store.load_account("a1") is None
+    assert await store.account_by_name(_digest("grace")) is None
+
+    runs = {"r1": (b"run 1", b"moves 1")}
+    made = await store.create_challenge("CH1", b"body", runs, room=CODE, race_no=1, keep_ms=60_000)
+    assert made == "CH1"
+    assert await store.race_challenge(CODE, 1) == "CH1"
+    assert await store.add_run("CH1", "r2", b"run 2", b"moves 2")
+    record = await store.load_challenge("CH1")
+    assert record is not None and [run_id for run_id, _ in record.runs] == ["r1", "r2"]
+    assert await store.run_logs("CH1", ["r1", "r2"]) == {"r1": b"moves 1", "r2": b"moves 2"}
