@@ -320,7 +320,8 @@ def add_store_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--redis",
         default=os.environ.get("SOLRACE_REDIS_URL"),
-        help="Redis/Valkey URL (default: $SOLRACE_REDIS_URL, else an embedded Valkey)",
+        help="Redis/Valkey URL, or redis+cluster://HOST:PORT (any node) for a Redis Cluster "
+        "(default: $SOLRACE_REDIS_URL, else an embedded Valkey)",
     )
     parser.add_argument(
         "--data-dir",

@@ -179,7 +179,7 @@ class RoomFeed:
     async def _connect(self, again: bool) -> Listener:
         """Connect and subscribe (`again`: a connection was lost, or could not be opened)."""
         async with self._lock:
-            pool = self._store.connection_pool
+            pool = self._store.link_settings()
             listener = await Listener.open(pool, self._published, self._subscribed)
             self._listener = listener
             self._rejoining = set(self._codes.values()) if again else set()

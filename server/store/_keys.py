@@ -1,24 +1,33 @@
 """Every Redis key and channel name the store uses, built here and nowhere else.
 
-A room's keys (prefix P, code C) share the hash tag {C}, so they live on one slot:
+A room's keys (prefix P, code C) share one hash tag, {T} with T = `room_tag(C)`
+(the tag of the room's shard, below), so they live on one slot:
 
-    P{C}:room        hash: body (the room), version, seq (last event seq)
-    P{C}:events      stream, entry id <seq>-0, field e (the event); length capped (~)
-    P{C}:player:<s>  hash: state, version, progress, progress_at_ms, outcome,
-                     finished_at_ms
-    P{C}:log:<s>     list of moves, each msgpack [text, ms, move id]
-    P{C}:ids:<s>     hash: move id -> "<seq> <version>"
-    P{C}:tokens      set of the token hashes bound to the room
-    P{C}:watchers    set of the channels of the processes that watch the room
-    P{C}:feed:<id>   pub/sub channel of watching process <id>: "<seq>\\n<event>"
+    P{T}:C:room        hash: body (the room), version, seq (last event seq)
+    P{T}:C:events      stream, entry id <seq>-0, field e (the event); length capped (~)
+    P{T}:C:player:<s>  hash: state, version, progress, progress_at_ms, outcome,
+                       finished_at_ms
+    P{T}:C:log:<s>     list of moves, each msgpack [text, ms, move id]
+    P{T}:C:ids:<s>     hash: move id -> "<seq> <version>"
+    P{T}:C:tokens      set of the token hashes bound to the room
+    P{T}:C:watchers    set of the channels of the processes that watch the room
+    P{T}:C:feed:<id>   pub/sub channel of watching process <id>: "<seq>\\n<event>"
+
+Rooms are spread over `ROOM_SHARDS` shards by a hash of the code (`room_shard`).
+Each shard has its own deadline set, P{T}:deadlines, a sorted set of the shard's
+room codes scored by the room's next deadline in ms (or by the retry time of a
+claim on it); every process claims from every shard. The scripts that save a room
+write its entry there, in the room's slot, so no script touches two slots. A tag of
+the code alone could not give that: a deadline set shares a slot with its rooms only
+if the rooms share the set's tag. The shards' tags are picked so that shard i's slot
+lies in the i-th of `ROOM_SHARDS` equal ranges of the 16384 slots: a cluster whose
+masters own equal ranges of slots gets an equal share of the shards.
 
 Outside any room: Ptoken:<hash> holds "C <seat>" ("C -" for a spectator),
 Prooms is the set of room codes, pruned of expired rooms when counted, and
-Pdeadlines is a sorted set of room codes scored by the room's next deadline in
-ms (or by the retry time of a claim on it). Scripts that save a room write its
-entry there, so this one key is shared by every room: the store needs a single
-Redis (or Valkey), not a cluster. Pwinnable:<game> is the set of secret seeds of
-that game the solver has proven winnable (the pool winnable-only rooms draw from).
+Pwinnable:<game> is the set of secret seeds of that game the solver has proven
+winnable (the pool winnable-only rooms draw from). Each is written by commands of
+one key, so each may sit on any slot.
 
 What outlives a room (docs/accounts.md) has no expiry. An account (id A, random
 hex) keeps its keys under the hash tag {a:A}, so one script can change them all:
@@ -54,7 +63,7 @@ one transaction writes them all; they expire together, a retention after it clos
 A day's deal of a game is the challenge K = daily:<game>:<YYYY-MM-DD>, with no
 pointer; Pdaily:secret holds the secret its seeds are made from (made once, kept).
 The race a challenge was made from points to it from the room's own slot, so a race has
-one challenge: P{C}:challenge:<race no> holds K (expiring with the challenge).
+one challenge: P{T}:C:challenge:<race no> holds K (expiring with the challenge).
 
 Seats run from 0 to `SEATS` - 1; scripts that touch every seat's game get the keys
 of all of them (`RoomKeys.all_seats`), so each script declares every key it touches.
@@ -62,6 +71,8 @@ of all of them (`RoomKeys.all_seats`), so each script declares every key it touc
 
 from __future__ import annotations
 
+import hashlib
+from binascii import crc_hqx
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -69,6 +80,46 @@ from protocol.limits import MAX_PLAYERS
 
 SEATS = MAX_PLAYERS
 """Seats a room can have; per-seat keys exist for seats below this."""
+SLOTS = 16384
+"""Hash slots of a Redis Cluster."""
+ROOM_SHARDS = 32
+"""Shards the rooms are spread over: slots that hold rooms, and deadline sets. Fixed:
+changing it moves every room to other keys."""
+
+
+def key_slot(key: str) -> int:
+    """The cluster slot of `key`: CRC16 of its hash tag (or of the whole key) mod `SLOTS`."""
+    data = key.encode()
+    start = data.find(b"{")
+    if start >= 0:
+        end = data.find(b"}", start + 1)
+        if end > start + 1:
+            data = data[start + 1 : end]
+    return crc_hqx(data, 0) % SLOTS
+
+
+def _shard_tag(shard: int) -> str:
+    """The first of r<shard>.0, r<shard>.1, ... whose slot is in the shard's range."""
+    span = SLOTS // ROOM_SHARDS
+    attempt = 0
+    while key_slot(f"r{shard}.{attempt}") // span != shard:
+        attempt += 1
+    return f"r{shard}.{attempt}"
+
+
+SHARD_TAGS = tuple(_shard_tag(shard) for shard in range(ROOM_SHARDS))
+"""The hash tag of each shard's keys (without the braces)."""
+
+
+def room_shard(code: str) -> int:
+    """The shard of room `code`: a digest of the code (CRC16 spreads similar codes badly)."""
+    digest = hashlib.blake2b(code.encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big") % ROOM_SHARDS
+
+
+def room_tag(code: str) -> str:
+    """The hash tag (without the braces) of room `code`'s keys."""
+    return SHARD_TAGS[room_shard(code)]
 
 
 @dataclass(frozen=True)
@@ -80,7 +131,7 @@ class RoomKeys:
 
     @cached_property
     def base(self) -> str:
-        return f"{self.prefix}{{{self.code}}}:"
+        return f"{self.prefix}{{{room_tag(self.code)}}}:{self.code}:"
 
     @property
     def room(self) -> str:
@@ -100,8 +151,8 @@ class RoomKeys:
 
     @property
     def deadlines(self) -> str:
-        """The sorted set of every room's next deadline (shared by all rooms)."""
-        return deadlines_key(self.prefix)
+        """The deadline set of the room's shard (shared with the shard's other rooms)."""
+        return deadlines_key(self.prefix, room_shard(self.code))
 
     def channel(self, process: str) -> str:
         """The pub/sub channel on which process `process` hears the room's events."""
@@ -144,8 +195,9 @@ class StoreKeys:
         return self.prefix + "rooms"
 
     @property
-    def deadlines(self) -> str:
-        return deadlines_key(self.prefix)
+    def deadlines(self) -> tuple[str, ...]:
+        """The deadline set of every shard, by shard."""
+        return tuple(deadlines_key(self.prefix, shard) for shard in range(ROOM_SHARDS))
 
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"
@@ -257,6 +309,6 @@ class IndexKeys:
         return f"{self.prefix}deal:{{{variant}:{deal_number}}}"
 
 
-def deadlines_key(prefix: str) -> str:
-    """The sorted set of room deadlines: member room code, score due time in ms."""
-    return prefix + "deadlines"
+def deadlines_key(prefix: str, shard: int) -> str:
+    """The shard's sorted set of room deadlines: member room code, score due time in ms."""
+    return f"{prefix}{{{SHARD_TAGS[shard]}}}:deadlines"

@@ -11,7 +11,8 @@ to the caller's protocol in the callback that read the last of those replies, so
 nothing the connection sees afterwards can be missed.
 
 What to connect to, and how, is still redis-py's: the settings are read from a
-connection the store's pool would make (its documented constructor arguments, as
+connection the store's pool (or, on a cluster, one node of redis-py's cluster
+client, `LinkSettings`) would make (its documented constructor arguments, as
 the URL set them): the address or the unix socket's path, TLS through redis-py's
 own SSL context, the credentials (a credential provider too), the client name,
 the database, the timeouts and TCP keepalive. These connections always speak
@@ -27,11 +28,11 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import hiredis
 from redis import exceptions as errors
-from redis.asyncio import Connection, ConnectionPool, SSLConnection, UnixDomainSocketConnection
+from redis.asyncio import Connection, SSLConnection, UnixDomainSocketConnection
 from redis.asyncio.connection import AbstractConnection
 from redis.credentials import UsernamePasswordCredentialProvider
 
@@ -79,12 +80,23 @@ def new_reader() -> hiredis.Reader:
     return hiredis.Reader(replyError=reply_error)
 
 
-def settings(pool: ConnectionPool) -> AbstractConnection:
+class LinkSettings(Protocol):
+    """Where connections' settings come from: redis-py's `ConnectionPool`, or a
+    `ClusterNode` of its cluster client (both make connections this way)."""
+
+    @property
+    def connection_class(self) -> type[AbstractConnection]: ...
+
+    @property
+    def connection_kwargs(self) -> Mapping[str, Any]: ...
+
+
+def settings(pool: LinkSettings) -> AbstractConnection:
     """A connection `pool` would make, never connected: its attributes are the settings."""
     return pool.connection_class(**pool.connection_kwargs)
 
 
-async def open_link(pool: ConnectionPool, protocol: asyncio.Protocol) -> None:
+async def open_link(pool: LinkSettings, protocol: asyncio.Protocol) -> None:
     """Connect to `pool`'s Redis and greet it; then `protocol` has the transport (its
     `connection_made` was called) and no reply is pending. Raises redis-py's
     `ConnectionError` or `TimeoutError` (the connect timeout, then the socket timeout

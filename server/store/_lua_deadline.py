@@ -1,7 +1,8 @@
-"""Scripts of the shared deadline set: claim what is due, settle a room's entry.
+"""Scripts of the deadline sets: claim what is due, settle a room's entry.
 
-The set (``deadlines``, see server.store._keys) holds one entry per room with a
-deadline: member the room code, score the due time in ms. Saving a room writes
+A deadline set (``deadlines``: one per shard of rooms, in the shard's slot, see
+server.store._keys) holds one entry per room of the shard with a deadline:
+member the room code, score the due time in ms. Saving a room writes
 its entry (server.store._lua_room). A process claims due entries by moving
 their score to a retry time (a lease) in the same step that reads them, so two
 processes never claim one entry at once, and an entry whose claimer dies comes

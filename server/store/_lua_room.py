@@ -3,8 +3,9 @@
 Create, start and expire touch every seat's game keys, so they take the keys of
 all `SEATS` seats after their named keys (three per seat, `RoomKeys.seat` order);
 see server.store._lua for the event keys and args. Save and start also write the
-room's next deadline (`due`, ms; negative: none) into the shared ``deadlines``
-sorted set in the same step, so the set never disagrees with the room.
+room's next deadline (`due`, ms; negative: none) into the ``deadlines`` sorted
+set of the room's shard (in the room's slot) in the same step, so the set never
+disagrees with the room.
 """
 
 from __future__ import annotations

@@ -31,11 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from redis.asyncio import ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.store._link import new_reader, open_link, settings
+from server.store._link import LinkSettings, new_reader, open_link, settings
 
 _log = logging.getLogger(__name__)
 
@@ -66,7 +65,7 @@ class ReplyPipe(asyncio.Protocol):
         """Kept: Python 3.11 makes a system call each time the running loop is asked for."""
 
     @classmethod
-    async def open(cls, pool: ConnectionPool) -> ReplyPipe:
+    async def open(cls, pool: LinkSettings) -> ReplyPipe:
         """A pipe on a new connection to `pool`'s Redis, tried once; raises as `open_link`."""
         pipe = cls(settings(pool).socket_timeout)
         await open_link(pool, pipe)

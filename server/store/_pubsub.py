@@ -16,10 +16,9 @@ from collections.abc import Callable
 from typing import cast
 
 import hiredis
-from redis.asyncio import ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from server.store._link import open_link
+from server.store._link import LinkSettings, open_link
 
 OnReply = Callable[[bytes, bytes], None]
 """Called with the channel and the payload (``message``) or the channel (``subscribe``)."""
@@ -35,7 +34,7 @@ class Listener(asyncio.Protocol):
 
     @classmethod
     async def open(
-        cls, pool: ConnectionPool, on_message: OnReply, on_subscribed: Callable[[bytes], None]
+        cls, pool: LinkSettings, on_message: OnReply, on_subscribed: Callable[[bytes], None]
     ) -> Listener:
         """A listener on a new connection to `pool`'s Redis; raises as `open_link`."""
         listener = cls(on_message, on_subscribed)

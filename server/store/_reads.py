@@ -7,14 +7,15 @@ None of these needs a guard, so none is a script. Each verb raises
 from __future__ import annotations
 
 import secrets
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 import msgpack
-from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio import Redis
 
 from server.store._edge import translated
 from server.store._keys import RoomKeys, StoreKeys
+from server.store._link import LinkSettings
 from server.store._types import Duplicate, LoggedMove, PlayerRecord, RoomRecord, TokenBinding
 
 _PLAYER_FIELDS = ("state", "version", "progress", "progress_at_ms", "outcome", "finished_at_ms")
@@ -23,8 +24,20 @@ _PLAYER_FIELDS = ("state", "version", "progress", "progress_at_ms", "outcome", "
 class StoreReads:
     """Plain-command half of `server.store.Store`: one connection pool, one key prefix."""
 
-    def __init__(self, client: Redis, prefix: str) -> None:
+    def __init__(
+        self,
+        client: Redis,
+        prefix: str,
+        links: Callable[[], LinkSettings] | None = None,
+        *,
+        all_nodes: bool = False,
+    ) -> None:
+        """`links` gives the settings of the feed's connections (default: the client's
+        pool's); `all_nodes`: the client is a cluster's, whose every node is asked who
+        listens (a subscriber counts on the node it is connected to)."""
         self._client = client
+        self._links = links or (lambda: client.connection_pool)
+        self._numsub_options: dict[str, Any] = {"target_nodes": "all"} if all_nodes else {}
         self._names = StoreKeys(prefix)
         self.process = secrets.token_hex(8)
         """This store's id among the processes that watch rooms (its channel's suffix)."""
@@ -160,17 +173,18 @@ class StoreReads:
         channels = {self._keys(code).channel(process): (code, process) for code, process in watches}
         if not channels:
             return set()
-        counts: list[tuple[Any, int]] = await self._client.pubsub_numsub(*channels)
+        counts: list[tuple[Any, int]] = await self._client.pubsub_numsub(
+            *channels, **self._numsub_options
+        )
         return {channels[name.decode()] for name, count in counts if count > 0}
 
     def channel(self, code: str) -> str:
         """The pub/sub channel on which this process hears the room's events."""
         return self._keys(code).channel(self.process)
 
-    @property
-    def connection_pool(self) -> ConnectionPool:
-        """The client's pool, whose settings the feed opens its pub/sub connection with."""
-        return self._client.connection_pool
+    def link_settings(self) -> LinkSettings:
+        """Where the feed opens its next pub/sub connection, with which settings."""
+        return self._links()
 
     def _keys(self, code: str) -> RoomKeys:
         return self._names.room(code)

@@ -21,9 +21,9 @@ import msgpack
 from protocol.limits import MAX_HISTORY
 from server.store import _lua_records
 from server.store._account_reads import StoredRating
+from server.store._cluster import Runner
 from server.store._edge import translated
 from server.store._reads import StoreReads
-from server.store._runner import ScriptRunner
 from server.store._script import Status
 
 DONE_S = 86400
@@ -63,7 +63,7 @@ class Recorded:
 class StoreRecords(StoreReads):
     """Records half of `server.store.Store` (which sets up `_runner`)."""
 
-    _runner: ScriptRunner
+    _runner: Runner
 
     @translated
     async def apply_record(

@@ -43,7 +43,9 @@ from server.store._wire import pack_batch
 
 
 @dataclass
-class _Call:
+class Pending:
+    """A script call waiting for its reply."""
+
     script: Script
     keys: Sequence[str]
     args: Sequence[EncodableT]
@@ -56,11 +58,11 @@ class ScriptRunner:
     def __init__(self, client: Redis, *, group: bool) -> None:
         self._client = client
         self._group = group
-        self._queue: list[_Call] = []
+        self._queue: list[Pending] = []
         self._flushes: set[asyncio.Task[None]] = set()
         """Flushes going the slow way."""
         self._scheduled: asyncio.Handle | None = None
-        self._sent: dict[int, list[_Call]] = {}
+        self._sent: dict[int, list[Pending]] = {}
         """Pipelines written the quick way and not answered yet, by a number of their own."""
         self._batches = 0
         self._closing = False
@@ -84,7 +86,7 @@ class ScriptRunner:
         """Run one script call and return its reply; server errors are raised."""
         script, keys, args = script_call
         loop = self._loop or self._bind_loop()
-        call = _Call(script, keys, args, loop.create_future())
+        call = Pending(script, keys, args, loop.create_future())
         self.calls += 1
         if not self._group:
             await self._send([call])
@@ -120,7 +122,7 @@ class ScriptRunner:
             task.cancel()
         await asyncio.gather(*self._flushes, return_exceptions=True)
         for calls in [self._queue, *self._sent.values()]:
-            _fail(calls, _closed())
+            fail_calls(calls, closed_error())
         self._queue = []
         self._sent.clear()
 
@@ -135,7 +137,7 @@ class ScriptRunner:
         try:
             packed = pack_batch(_commands(calls))
         except Exception as error:  # an argument Redis cannot take
-            _fail(calls, error)
+            fail_calls(calls, error)
             return
         self._batches += 1
         self._sent[self._batches] = calls
@@ -147,10 +149,10 @@ class ScriptRunner:
         if calls is None:  # cancelled
             return
         if self._closing:
-            _fail(calls, _closed())
+            fail_calls(calls, closed_error())
         elif isinstance(outcome, Exception):  # the connection failed before it answered
             self._spawn(self._send(calls))
-        elif missing := _settle(calls, outcome, retry_missing=True):
+        elif missing := settle_calls(calls, outcome, retry_missing=True):
             self._spawn(self._send(missing, reload=True))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -158,7 +160,7 @@ class ScriptRunner:
         self._flushes.add(task)
         task.add_done_callback(self._flushes.discard)
 
-    async def _send(self, calls: list[_Call], *, reload: bool = False) -> None:
+    async def _send(self, calls: list[Pending], *, reload: bool = False) -> None:
         """Send `calls` the slow way; with `reload`, after loading their scripts again."""
         try:
             if reload:
@@ -174,13 +176,13 @@ class ScriptRunner:
         finally:
             for call in calls:
                 if not call.future.done():
-                    call.future.set_exception(_closed())
+                    call.future.set_exception(closed_error())
 
-    async def _execute(self, calls: list[_Call], *, retry_missing: bool) -> list[_Call]:
+    async def _execute(self, calls: list[Pending], *, retry_missing: bool) -> list[Pending]:
         """Send one pipeline; settle every call but those to retry after NOSCRIPT."""
         replies = await self._exchange(_commands(calls))
         self.round_trips += 1
-        return _settle(calls, replies, retry_missing=retry_missing)
+        return settle_calls(calls, replies, retry_missing=retry_missing)
 
     async def _exchange(self, commands: list[tuple[EncodableT, ...]]) -> list[Any]:
         """Write `commands` in one go and read their replies (an error reply is returned)."""
@@ -223,13 +225,13 @@ class ScriptRunner:
             pipe.close()
 
 
-def _commands(calls: list[_Call]) -> list[tuple[EncodableT, ...]]:
+def _commands(calls: list[Pending]) -> list[tuple[EncodableT, ...]]:
     return [("EVALSHA", call.script.sha, len(call.keys), *call.keys, *call.args) for call in calls]
 
 
-def _settle(calls: list[_Call], replies: list[Any], *, retry_missing: bool) -> list[_Call]:
+def settle_calls(calls: list[Pending], replies: list[Any], *, retry_missing: bool) -> list[Pending]:
     """Give each call its reply, but those to send again after NOSCRIPT: returned."""
-    missing: list[_Call] = []
+    missing: list[Pending] = []
     for call, reply in zip(calls, replies, strict=True):
         if isinstance(reply, NoScriptError) and retry_missing:
             missing.append(call)
@@ -242,11 +244,11 @@ def _settle(calls: list[_Call], replies: list[Any], *, retry_missing: bool) -> l
     return missing
 
 
-def _fail(calls: list[_Call], error: Exception) -> None:
+def fail_calls(calls: list[Pending], error: Exception) -> None:
     for call in calls:
         if not call.future.done():
             call.future.set_exception(error)
 
 
-def _closed() -> StoreUnavailable:
+def closed_error() -> StoreUnavailable:
     return StoreUnavailable("the store closed before Redis answered")

@@ -15,6 +15,9 @@ Where each piece lives: server.store._keys. The scripts and the functions that
 build their KEYS and ARGV by name: server.store._lua_room and _lua_player. The
 pool of winnable deals: server.store._pool.
 
+On a Redis Cluster (a ``redis+cluster://`` URL) the same verbs run through redis-py's
+cluster client; see server.store._cluster for what differs.
+
 Lifecycle: ``async with await Store.connect(url, prefix) as store: ...``, or
 `close()` by hand. Closing is idempotent and safe to call from several tasks at
 once; it waits at most `close_timeout_s` for writes in flight.
@@ -29,14 +32,23 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from types import TracebackType
+from typing import cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 
 from server.store import _lua_deadline, _lua_player, _lua_records, _lua_room
 from server.store._accounts import StoreAccounts
 from server.store._challenges import StoreChallenges
+from server.store._cluster import (
+    ClusterScriptRunner,
+    Runner,
+    cluster_client,
+    is_cluster_url,
+    nodes_in_turn,
+)
 from server.store._deadlines import StoreDeadlines
 from server.store._edge import translated
 from server.store._feed import Rejoined, RoomFeed, Sink
@@ -67,17 +79,23 @@ class Store(StoreAccounts, StoreChallenges, StoreDeadlines, StorePool, StoreReco
 
     def __init__(
         self,
-        client: Redis,
+        client: Redis | RedisCluster,
         prefix: str,
         *,
         group_commit: bool = True,
         stream_maxlen: int = 4096,
         close_timeout_s: float = 5.0,
     ) -> None:
-        super().__init__(client, prefix)
+        self._runner: Runner
+        if isinstance(client, RedisCluster):
+            # The verbs' plain commands are the same on redis-py's cluster client.
+            super().__init__(cast(Redis, client), prefix, nodes_in_turn(client), all_nodes=True)
+            self._runner = ClusterScriptRunner(client, group=group_commit)
+        else:
+            super().__init__(client, prefix)
+            self._runner = ScriptRunner(client, group=group_commit)
         self._maxlen = stream_maxlen
         self._close_timeout_s = close_timeout_s
-        self._runner = ScriptRunner(client, group=group_commit)
         self._feed: RoomFeed | None = None
         self._closing: asyncio.Task[None] | None = None
         self._targets: dict[str, EventTarget] = {}
@@ -98,20 +116,29 @@ class Store(StoreAccounts, StoreChallenges, StoreDeadlines, StorePool, StoreReco
     ) -> Store:
         """Connect and load the scripts (which also checks that Redis answers).
 
-        At most `max_connections` commands are in flight at once; more wait for a
-        free connection (a burst of requests queues instead of failing). A lost
-        connection is retried `retries` times with backoff (a Redis restart takes
-        a few seconds) before `StoreUnavailable` reaches the caller.
+        At most `max_connections` commands are in flight at once (per node on a
+        cluster); more wait for a free connection (a burst of requests queues instead
+        of failing). A lost connection is retried `retries` times with backoff (a
+        Redis restart takes a few seconds) before `StoreUnavailable` reaches the caller.
         """
-        pool = BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=POOL_WAIT_S,
-            retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.02), retries=retries),
-            socket_connect_timeout=5,
-        )
-        pool.connection_class = packing_in_c(pool.connection_class)
-        client = Redis.from_pool(pool)
+        client: Redis | RedisCluster
+        if is_cluster_url(url):
+            client = cluster_client(url, max_connections=max_connections, retries=retries)
+            try:
+                await client.initialize()
+            except BaseException:
+                await client.aclose()
+                raise
+        else:
+            pool = BlockingConnectionPool.from_url(
+                url,
+                max_connections=max_connections,
+                timeout=POOL_WAIT_S,
+                retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.02), retries=retries),
+                socket_connect_timeout=5,
+            )
+            pool.connection_class = packing_in_c(pool.connection_class)
+            client = Redis.from_pool(pool)
         store = cls(
             client,
             prefix,

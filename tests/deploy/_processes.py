@@ -117,7 +117,7 @@ def require(program: str) -> str:
     return path
 
 
-_PACKAGES = {"haproxy": "haproxy", "redis-server": "redis-server"}
+_PACKAGES = {"haproxy": "haproxy", "redis-server": "redis-server", "redis-cli": "redis-tools"}
 
 
 @dataclass

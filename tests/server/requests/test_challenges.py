@@ -26,6 +26,7 @@ from server.app import RaceServer
 from server.challenges.records import DAY_MS
 from server.clock import ManualClock
 from server.requests.challenges import RETENTION_MS
+from server.store._keys import StoreKeys
 from tests.conftest import OpenStore
 from tests.server._client import Client
 from tests.server._players import (
@@ -188,7 +189,9 @@ async def test_a_challenge_outlives_its_room_and_a_server_restart(
         async with opened_clients(Client.open, server) as open_:
             race, _ = await finished_race(open_, clock)
             made = await race.racers[0].client.call(CreateChallenge)
-    room_keys = [key async for key in raw.scan_iter(f"{key_prefix}{{{race.code}}}:*")]
+    room_keys = [
+        key async for key in raw.scan_iter(StoreKeys(key_prefix).room(race.code).base + "*")
+    ]
     await raw.delete(*room_keys)
     restarted = serve(await open_store(), clock)
     async with restarted as again, opened_clients(Client.open, again) as open_:
