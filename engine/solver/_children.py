@@ -122,7 +122,10 @@ def _run_children(game: Game, state: GameState, targets: Targets, moved: Moved) 
     that goes home, then other whole runs, then split runs (only in a full
     search: a quick search drops them)."""
     rules, tableau = game.rules, state.tableau
-    runs = [run_length(rules, pile) for pile in tableau]
+    if game.piles_are_runs:
+        runs = [len(pile) for pile in tableau]
+    else:
+        runs = [run_length(rules, pile) for pile in tableau]
     ranked: list[tuple[int, int, int, int]] = []
     for src, count, dst in _run_moves(game, tableau, runs):
         pile = tableau[src]
