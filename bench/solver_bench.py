@@ -88,11 +88,13 @@ def measure(
     apply_rate = applies_per_second([new_game(variant, deal_seed(deal)) for deal in deals[:20]])
     mean_s = sum(r.seconds for r in results) / len(results)
     peak_mb = max(r.peak_mb for r in results)
+    open_deals = [deal for deal, r in zip(deals, results, strict=True) if r.verdict == "undecided"]
     return (
         f"{variant:<20}{share['won']:>7.1f}%{share['unwinnable']:>11.1f}%"
         f"{share['undecided']:>11.1f}%{100 - share['undecided']:>9.1f}%{mean_s:>8.2f}"
         f"{nodes_rate:>10,.0f}{apply_rate:>10,.0f}{nodes_rate / apply_rate:>7.2f}"
         f"{peak_mb:>9.0f}"
+        + (f"\n{'':<20}undecided: {', '.join(map(str, open_deals))}" if open_deals else "")
     )
 
 

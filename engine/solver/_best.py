@@ -52,16 +52,20 @@ UNBURYING = Weights(home=3, reserve=2, buried=2, empty=1)
 """Buried cards weigh more: wins some Little Milligan deals the others miss."""
 
 
-def score(rules: Rules, state: GameState, weights: Weights = BALANCED) -> int:
+def score(
+    rules: Rules, state: GameState, weights: Weights = BALANCED, piles_are_runs: bool = False
+) -> int:
     """Lower is nearer a win: cards home count for, reserve cards left and
-    buried tableau cards against, empty piles for."""
+    buried tableau cards against, empty piles for (with ``piles_are_runs``,
+    see `engine.solver._game.Game`, no card is buried)."""
     out = len(state.stock) + len(state.waste) + len(state.reserve)
     buried = 0
     empty = 0
     for pile in state.tableau:
         if pile:
             out += len(pile)
-            buried += len(pile) - run_length(rules, pile)
+            if not piles_are_runs:
+                buried += len(pile) - run_length(rules, pile)
         else:
             empty += 1
     home = 52 * rules.decks - out
@@ -87,9 +91,11 @@ class BestFirst:
         *,
         expired: Callable[[], bool] | None,
         weights: Weights = BALANCED,
+        piles_are_runs: bool = False,
     ) -> None:
         self.rules = rules
         self.weights = weights
+        self.piles_are_runs = piles_are_runs
         self.key = key
         self.won = won
         self.expand = expand
@@ -102,14 +108,17 @@ class BestFirst:
         self.seen = {key(start)}
         self.parents: list[tuple[int, tuple[Move, ...]]] = [(-1, ())]
         """Per position, the one it was reached from and the moves from there."""
-        self.heap: list[tuple[int, int, GameState, Moved]] = [(score(rules, start), 0, start, None)]
+        self.heap: list[tuple[int, int, GameState, Moved]] = [
+            (score(rules, start, weights, piles_are_runs), 0, start, None)
+        ]
 
     def run(self, limit: int) -> list[Move] | None:
         """Search on for at most ``limit`` more positions: a winning line, or
         None when the search is over, the time is up or the slice is spent."""
-        rules, weights, key, won, seen, heap, parents = (
+        rules, weights, runs, key, won, seen, heap, parents = (
             self.rules,
             self.weights,
+            self.piles_are_runs,
             self.key,
             self.won,
             self.seen,
@@ -130,7 +139,8 @@ class BestFirst:
                 parents.append((at, moves))
                 if won(child):
                     return self._line(len(parents) - 1)
-                entry = (score(rules, child, weights), len(parents) - 1, child, child_moved)
+                value = score(rules, child, weights, runs)
+                entry = (value, len(parents) - 1, child, child_moved)
                 heapq.heappush(heap, entry)
         self.exhausted = True
         return None

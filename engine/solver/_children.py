@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine._stock import deal_row
-from engine._tableau import run_length, takes
+from engine._tableau import run_length
 from engine.moves import Move, Source
 from engine.rules import Rules
 from engine.solver._draws import after_taking, drawn_row, stock_points
@@ -122,7 +122,10 @@ def _run_children(game: Game, state: GameState, targets: Targets, moved: Moved) 
     that goes home, then other whole runs, then split runs (only in a full
     search: a quick search drops them)."""
     rules, tableau = game.rules, state.tableau
-    runs = [run_length(rules, pile) for pile in tableau]
+    if game.piles_are_runs:
+        runs = [len(pile) for pile in tableau]
+    else:
+        runs = [run_length(rules, pile) for pile in tableau]
     ranked: list[tuple[int, int, int, int]] = []
     for src, count, dst in _run_moves(game, tableau, runs):
         pile = tableau[src]
@@ -186,21 +189,43 @@ def _run_child(state: GameState, src: int, count: int, dst: int) -> Child:
 def _single_children(game: Game, state: GameState, src: Source) -> Iterator[Child]:
     """The reserve's or the waste's top onto each pile that takes it (onto one
     empty pile only, where piles are interchangeable)."""
-    rules = game.rules
     pile = state.reserve if src == "r" else state.waste
     if not pile:
         return
     card = pile[-1]
     rest = pile[:-1]
     waste, reserve = (rest, state.reserve) if src == "w" else (state.waste, rest)
-    empty_done = False
-    for dst, target in enumerate(state.tableau):
-        if not takes(rules, target, card) or (not target and empty_done):
-            continue
-        empty_done = game.sort_piles and (empty_done or not target)
+    for dst in _fitting(game, state.tableau, _takers(game, state.tableau), card):
+        target = state.tableau[dst]
         tableau = (*state.tableau[:dst], (*target, card), *state.tableau[dst + 1 :])
         child = _rebuilt(state, tableau, state.foundations, waste, reserve)
         yield (Move("move", src, 0, None, "t", dst),), child, None
+
+
+def _takers(game: Game, tableau: tuple[tuple[int, ...], ...]) -> tuple[frozenset[int], ...]:
+    """Per pile, the cards its top takes (an empty pile's entry is empty:
+    see `_fitting`)."""
+    takers = game.rules.takers
+    return tuple(takers[pile[-1]] if pile else frozenset() for pile in tableau)
+
+
+def _fitting(
+    game: Game,
+    tableau: tuple[tuple[int, ...], ...],
+    takers: tuple[frozenset[int], ...],
+    card: int,
+) -> Iterator[int]:
+    """The piles that take ``card``, in pile order: those whose top takes
+    it, and empty piles when an empty pile takes it (only the first where
+    piles are interchangeable)."""
+    to_empty = game.to_empty[card]
+    for dst, pile in enumerate(tableau):
+        if pile:
+            if card in takers[dst]:
+                yield dst
+        elif to_empty:
+            yield dst
+            to_empty = not game.sort_piles
 
 
 def _drawn_children(game: Game, state: GameState, targets: Targets) -> Iterator[Child]:
@@ -210,6 +235,7 @@ def _drawn_children(game: Game, state: GameState, targets: Targets) -> Iterator[
     if not points:
         return
     row = drawn_row(state)
+    takers = _takers(game, state.tableau)
     for point in points:
         card = row[point[1] - 1]
         for foundation in targets.get(card, ()):
@@ -219,11 +245,8 @@ def _drawn_children(game: Game, state: GameState, targets: Targets) -> Iterator[
             yield (*point[0], move), after_taking(state, row, point, foundations=tops), None
     for point in points:
         card = row[point[1] - 1]
-        empty_done = False
-        for dst, target in enumerate(state.tableau):
-            if not takes(rules, target, card) or (not target and empty_done):
-                continue
-            empty_done = game.sort_piles and (empty_done or not target)
+        for dst in _fitting(game, state.tableau, takers, card):
+            target = state.tableau[dst]
             tableau = (*state.tableau[:dst], (*target, card), *state.tableau[dst + 1 :])
             move = Move("move", "w", 0, None, "t", dst)
             yield (*point[0], move), after_taking(state, row, point, tableau=tableau), None

@@ -6,7 +6,7 @@ from array import array
 from dataclasses import dataclass, field
 
 from engine._foundation import next_card
-from engine._tableau import takes
+from engine._tableau import run_length, takes
 from engine.rules import Rules
 from engine.state import EMPTY, GameState
 
@@ -26,6 +26,9 @@ class Game:
     stuck_cards: bool = False
     """Endgames may hold cards that can never leave their places (see
     `engine.solver._stuck`)."""
+    piles_are_runs: bool = False
+    """Every tableau pile is one run, now and after any move (see
+    `piles_stay_runs`), so a pile's run is the whole pile."""
     quick: bool = False
     """Try only moves that make progress at once: fast to a win, but never
     a proof that there is none."""
@@ -57,6 +60,19 @@ class Game:
             quick=quick,
             to_empty=tuple(takes(rules, (), card) for card in range(52)),
         )
+
+
+def piles_stay_runs(rules: Rules, state: GameState) -> bool:
+    """Whether every tableau pile of ``state`` is one run and stays one.
+
+    A pile that is one run stays one when cards join it only by building on
+    its top or into it empty (both as the build rule says) and leave it only
+    from the top: so in a game that builds, where no deal puts stock cards on
+    the piles and no redeal lays them out again.
+    """
+    if rules.build is None or rules.stock == "deal" or rules.has_redeal:
+        return False
+    return all(run_length(rules, pile) == len(pile) for pile in state.tableau)
 
 
 def known_targets(game: Game, state: GameState) -> dict[int, list[int]]:

@@ -28,7 +28,7 @@ from engine.solver._best import (
 from engine.solver._children import building_children
 from engine.solver._dfs import Search
 from engine.solver._fans import Fans
-from engine.solver._game import Game, is_won, state_key
+from engine.solver._game import Game, is_won, piles_stay_runs, state_key
 from engine.state import GameState
 from engine.status import Outcome, outcome
 from engine.variants import find_variant
@@ -77,6 +77,8 @@ def solve(state: GameState, budget: Budget) -> Verdict:
     if outcome(state) is Outcome.STUCK:  # e.g. a redeal that blocked the game
         return Verdict("unwinnable", (), 0)
     game = Game.of(find_variant(state.variant, state.option))
+    if piles_stay_runs(game.rules, state):
+        game = replace(game, piles_are_runs=True)
     searches = _searches(state, game, budget.expired)
     full = searches[-1][0]
     turn = FIRST_SLICE
@@ -146,6 +148,7 @@ def _best(
         state,
         expired=expired,
         weights=weights,
+        piles_are_runs=game.piles_are_runs,
     )
 
 
