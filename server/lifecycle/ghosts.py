@@ -15,7 +15,7 @@ from dataclasses import replace
 from protocol import ErrorCode, events
 from server.lifecycle.state import Ghost, Room, RoomError, Transition
 
-__all__ = ["next_step_ms", "play", "require_ordinary", "runs_added"]
+__all__ = ["next_step_ms", "play", "require_ordinary", "runs_added", "with_shown"]
 
 
 def next_step_ms(room: Room) -> int | None:
@@ -47,6 +47,31 @@ def play(room: Room, now_ms: int) -> Transition:
         ghosts[index] = replace(ghost, shown=step + 1)
         shown.append(_event(room.race_no, index, ghost, step, at_ms))
     return Transition(replace(room, ghosts=tuple(ghosts)), tuple(shown))
+
+
+def with_shown(room: Room, race_no: int, index: int, at_ms: int) -> Room | None:
+    """The room once it has shown ghost `index`'s step at `at_ms` of race `race_no`, as a
+    ``ghost_progress`` event told (unchanged if it had); None if no such step is due."""
+    if room.phase != "racing" or room.start_at_ms is None or room.race_no != race_no:
+        return None
+    if not 0 <= index < len(room.ghosts):
+        return None
+    ghost = room.ghosts[index]
+    step = next(
+        (
+            at
+            for at, (race_ms, _, _) in enumerate(ghost.steps)
+            if room.start_at_ms + race_ms == at_ms
+        ),
+        None,
+    )
+    if step is None:
+        return None
+    if ghost.shown > step:
+        return room
+    ghosts = list(room.ghosts)
+    ghosts[index] = replace(ghost, shown=step + 1)
+    return replace(room, ghosts=tuple(ghosts))
 
 
 def require_ordinary(room: Room) -> None:
