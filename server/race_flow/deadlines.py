@@ -84,14 +84,17 @@ async def on_deadline(services: Services, code: str) -> None:
 
 
 def is_ghost_step_only(room: Room, now: int) -> bool:
-    """True when all that is due in the room at `now` is ghost steps, none of them
-    the first in a new `FULL_CHECK_MS` of race time."""
-    step = ghosts.next_step_ms(room)
-    if step is None or step > now or room.start_at_ms is None:
+    """True when all that may be due at `now` in a racing room with ghosts is ghost
+    steps, none the first in a new `FULL_CHECK_MS` of race time; also when none is due
+    (the room's timer and the poller both fired, and the other showed them)."""
+    if not room.ghosts or room.phase != "racing" or room.start_at_ms is None:
         return False
     other = races.deadline(replace(room, ghosts=()))
     if other is not None and other <= now:
         return False
+    step = ghosts.next_step_ms(room)
+    if step is None or step > now:
+        return True
     shown = [g.steps[g.shown - 1][0] for g in room.ghosts if g.shown > 0]
     last_ms = max(shown, default=-1)
     return (now - room.start_at_ms) // FULL_CHECK_MS <= last_ms // FULL_CHECK_MS
@@ -99,25 +102,24 @@ def is_ghost_step_only(room: Room, now: int) -> bool:
 
 async def _ghost_step(services: Services, code: str, room: Room, version: int, now: int) -> None:
     """Show the ghost steps due, saved from the room as read (again from a fresh read
-    if it changed meanwhile); the save sets the room's next deadline. When there was
-    nothing left to show, the deadline entry is settled instead."""
+    if it changed meanwhile); the save sets the room's next deadline. When there is
+    nothing to show, the room's deadline entry is settled instead."""
     shown = ghosts.play(room, now)
-    if shown.events:
-        try:
-            await services.store.save_room(
-                code,
-                version,
-                rooms.to_bytes(shown.room),
-                [encode(event) for event in shown.events],
-                deadline_ms=races.deadline(shown.room),
-            )
-        except VersionConflict:
-            pass
-        else:
-            return
-    saved = await room_store.update(services.store, code, lambda r: ghosts.play(r, now))
-    if not saved.seqs:
-        await services.store.settle_deadline(code, saved.version, races.deadline(saved.room))
+    if not shown.events:
+        await services.store.settle_deadline(code, version, races.deadline(room))
+        return
+    try:
+        await services.store.save_room(
+            code,
+            version,
+            rooms.to_bytes(shown.room),
+            [encode(event) for event in shown.events],
+            deadline_ms=races.deadline(shown.room),
+        )
+    except VersionConflict:
+        saved = await room_store.update(services.store, code, lambda r: ghosts.play(r, now))
+        if not saved.seqs:
+            await services.store.settle_deadline(code, saved.version, races.deadline(saved.room))
 
 
 async def _racing(services: Services, code: str, room: Room, now: int) -> None:
