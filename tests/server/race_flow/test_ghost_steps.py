@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from protocol import CreateChallenge, Settings
+from protocol import CreateChallenge, GhostInfo, JoinRoom, Settings, Sync
 from server import room_store
 from server.app import RaceServer
 from server.clock import ManualClock
@@ -98,3 +98,24 @@ async def test_ghost_steps_leave_the_seats_until_a_new_stretch_reconciles(
     cid.advance_to(start + 27 * STEP_MS)
     over = await cid.wait_event("race_over")
     assert [(line.outcome, line.elapsed_ms) for line in over.ranking] == [("resigned", 100)]
+
+
+async def test_a_late_arrival_sees_each_ghost_as_last_shown(
+    connect: Connect, clock: ManualClock
+) -> None:
+    race, _ = await finished_race(connect, clock)
+    code = (await race.racers[0].client.call(CreateChallenge)).challenge.code
+    cid = await connect()
+    joined, started = await race_challenge(cid, code)
+    cid.advance_to(started.start_at_ms + STEP_MS)
+    await cid.wait_event("ghost_progress", _at(started.start_at_ms + STEP_MS))
+    last = {event.ghost: event for event in cid.events("ghost_progress")}
+    shown = [
+        GhostInfo(**event.model_dump(exclude={"type", "race_no"}))
+        for _, event in sorted(last.items())
+    ]
+    eve = await connect()
+    watching = await eve.call(JoinRoom, code=joined.code, name="Eve", role="spectator")
+    assert watching.type == "joined", watching
+    assert watching.room.ghosts == tuple(shown) and len(shown) == 2
+    assert (await cid.call(Sync)).room.ghosts == tuple(shown)
