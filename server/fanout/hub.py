@@ -37,10 +37,6 @@ from server.lifecycle.room import Room
 from server.store import FeedEvent, RoomGap, Store
 
 _log = logging.getLogger(__name__)
-GHOST_TICK_MS = 50
-"""A room's timer for a ghost step is set to the next multiple of this: the steps of
-every room due in one tick share one wake-up of the process, shown up to a tick late
-(their ``at_ms`` stays the recorded instant). Other deadlines keep their instant."""
 CLOSE_GRACE_S = 2.0
 """How long room work in flight (a race start, a time limit) may take to finish on close."""
 
@@ -292,12 +288,10 @@ class Hub:
         self._arm_spectate(code, room)
 
     def _arm(self, code: str, room: Room) -> None:
-        """Set the room's timer to its next deadline (a ghost step's: on the tick)."""
+        """Set the room's timer to its next deadline."""
         if timer := self.timers.pop(code, None):
             timer.cancel()
         due = races.deadline(room)
-        if due is not None and due == ghosts.next_step_ms(room):
-            due = -(-due // GHOST_TICK_MS) * GHOST_TICK_MS
         if due is not None:
             self.timers[code] = self.clock.call_at(due, lambda: self._fire(code))
 

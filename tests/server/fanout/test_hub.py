@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 
 import msgpack
 from websockets.asyncio.server import ServerConnection
 
 from protocol.models import Settings
-from server import room_store
 from server.clock import ManualClock
-from server.fanout.hub import GHOST_TICK_MS, Hub
-from server.lifecycle import ghosts
-from server.lifecycle import race as races
+from server.fanout.hub import Hub
 from server.lifecycle import room as rooms
-from server.lifecycle.state import Ghost
 from tests.conftest import OpenStore
 
 CODE = "HUBTST"
@@ -87,44 +82,3 @@ async def test_events_after_a_gap_wait_for_the_members_resync(open_store: OpenSt
         assert member.seen == ["resync"]
         member.resynced.set()
         assert await member.saw(3) == ["resync", 301, 302]
-
-
-async def test_a_ghost_step_fires_the_rooms_timer_on_the_tick_after_it(
-    open_store: OpenStore,
-) -> None:
-    store, clock = await open_store(), ManualClock()
-    made = rooms.create(CODE, "little-forty", Settings(), "Cid", b"s" * 32, process="p1", token="t")
-    ghost = Ghost("Ann", True, ((1_234, 1, 1), (2_345, 2, 2)), "won")
-    room = replace(made.room, ghosts=(ghost,), challenge="CHALNG")
-    room = rooms.set_ready(room, 0, True, clock.now_ms()).room
-    room = races.start(room, room.start_at_ms or 0).room
-    start = room.start_at_ms or 0
-    assert start % GHOST_TICK_MS == 0
-    await store.create_room(CODE, rooms.to_bytes(room))
-    fired: list[int] = []
-    due = asyncio.Event()
-
-    async def fire(code: str) -> None:
-        fired.append(clock.now_ms())
-        due.set()
-
-    async with Hub(store, fire, clock) as hub:
-        await hub.add(CODE, Recorder(), 0)
-        await asyncio.gather(*hub.tasks)
-        clock.advance_to(start + 1_234)
-        clock.advance_to(start + GHOST_TICK_MS * 25 - 1)
-        await asyncio.gather(*hub.tasks)
-        assert fired == []
-        clock.advance_to(start + GHOST_TICK_MS * 25)
-        await asyncio.wait_for(due.wait(), timeout=10)
-        assert fired == [start + 1_250]
-        await room_store.update(store, CODE, lambda r: ghosts.play(r, start + 1_250))
-        while hub.rooms.get(CODE) is None or hub.rooms[CODE].ghosts[0].shown == 0:
-            await asyncio.sleep(0.01)
-        due.clear()
-        clock.advance_to(start + 2_349)
-        await asyncio.gather(*hub.tasks)
-        assert fired == [start + 1_250]
-        clock.advance_to(start + 2_350)
-        await asyncio.wait_for(due.wait(), timeout=10)
-        assert fired == [start + 1_250, start + 2_350]
