@@ -12,7 +12,8 @@ server plays from the rooms' deadlines:
   ``ghost_progress`` events the challengers received, beside the server's CPU per
   live move without ghosts (the ideal path: a move, the server's most common work);
 - the live move path's ack p99 with ghosts beside without (target: at most 1.5x), and
-  how busy each kept the server (CPU seconds a second).
+  how busy each kept the server (CPU seconds a second) and how long it waited for a
+  CPU that other work held (on a shared machine, the tail's usual cause).
 
 Challengers say ready at random instants over one ghost step, so that their ghosts'
 steps are spread in time as those of challengers who come when they like would be.
@@ -67,6 +68,8 @@ class Tally:
     latencies_ms: list[float] = field(default_factory=list)
     ghost_events: int = 0
     cpu_s: float = 0.0
+    wait_s: float = 0.0
+    """Time the server was ready to run but waited for a CPU that other work held."""
 
 
 def move_line() -> list[str]:
@@ -211,10 +214,11 @@ async def turn(server: Server, code: str, runs: int, seconds: float, line: list[
     await asyncio.gather(*(start(challenger) for challenger in challengers))
     tally = Tally()
     before = [challenger.ghost_events for challenger in challengers]
-    cpu_before = server.cpu_seconds()
+    cpu_before, wait_before = server.cpu_seconds(), server.cpu_wait_seconds()
     until = time.perf_counter() + seconds
     await asyncio.gather(*(play(challenger, until, tally) for challenger in challengers))
     tally.cpu_s = server.cpu_seconds() - cpu_before
+    tally.wait_s = server.cpu_wait_seconds() - wait_before
     after = [challenger.ghost_events for challenger in challengers]
     tally.ghost_events = sum(after) - sum(before)
     await asyncio.gather(*(leave(challenger) for challenger in challengers))
@@ -263,6 +267,12 @@ def report(tallies: dict[bool, list[Tally]], args: argparse.Namespace) -> None:
     print(
         f"  server busy (CPU s a second): {cpu_ghosts / seconds:.2f} with ghosts,"
         f" {cpu_plain / seconds:.2f} without"
+    )
+    wait_ghosts = sum(tally.wait_s for tally in with_ghosts) / seconds * 1000
+    wait_plain = sum(tally.wait_s for tally in without) / seconds * 1000
+    print(
+        f"  server waited for a CPU: {wait_ghosts:.0f} ms a second with ghosts,"
+        f" {wait_plain:.0f} ms without"
     )
     print(
         f"  live move ack p99: {p99_ghosts:.1f} ms with ghosts, {p99_plain:.1f} ms without;"

@@ -84,6 +84,7 @@ from protocol.events import (
 from protocol.limits import PROTOCOL_VERSION
 from protocol.models import (
     DealVerdict,
+    GhostInfo,
     HostEnd,
     Limits,
     LogEntry,
@@ -170,6 +171,7 @@ __all__ = [
     "GetHistory",
     "GetLeaderboard",
     "GetProfile",
+    "GhostInfo",
     "GhostProgress",
     "GoingAway",
     "Hello",

@@ -14,6 +14,7 @@ from protocol import (
     BoardShown,
     Countdown,
     DealAnalysed,
+    GhostInfo,
     GhostProgress,
     HostChanged,
     IdleWarning,
@@ -195,6 +196,7 @@ def _rematch(room: RoomSnapshot, event: Rematch) -> RoomSnapshot:
         "verdict": None,
         "last_race": event.last_race,
         "rating_changes": None,
+        "ghosts": (),
     }
     return room.model_copy(update=update)
 
@@ -202,6 +204,15 @@ def _rematch(room: RoomSnapshot, event: Rematch) -> RoomSnapshot:
 def _unchanged(room: RoomSnapshot, event: BoardShown) -> RoomSnapshot:
     """A player's board, for spectators: no room field changes."""
     return room
+
+
+def _ghost(room: RoomSnapshot, event: GhostProgress) -> RoomSnapshot:
+    """The ghost's entry, as the event shows it (an event of another race: nothing)."""
+    if event.race_no != room.race_no:
+        return room
+    by_number = {ghost.ghost: ghost for ghost in room.ghosts}
+    by_number[event.ghost] = GhostInfo(**event.model_dump(exclude={"type", "race_no"}))
+    return room.model_copy(update={"ghosts": tuple(by_number[n] for n in sorted(by_number))})
 
 
 def _analysed(room: RoomSnapshot, event: DealAnalysed) -> RoomSnapshot:
@@ -228,7 +239,7 @@ _CHANGES: dict[type[Any], Callable[[RoomSnapshot, Any], RoomSnapshot]] = {
     Countdown: _countdown,
     RaceStarted: _started,
     ProgressMade: _progress,
-    GhostProgress: _unchanged,
+    GhostProgress: _ghost,
     PlayerFinished: _finished,
     IdleWarning: _idle,
     BoardShown: _unchanged,

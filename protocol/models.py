@@ -29,6 +29,7 @@ from protocol._types import (
     TimeMs,
     VariantKey,
     Verdict,
+    Version,
 )
 from protocol.records import RatingChange
 
@@ -174,6 +175,19 @@ class RaceSummary(Model):
     ended_by_host: HostEnd | None = None
 
 
+class GhostInfo(Model):
+    """A ghost of a challenge room as its last ``ghost_progress`` showed it: progress
+    only, never its moves or board."""
+
+    ghost: Annotated[int, Field(ge=0, lt=limits.MAX_GHOSTS)]
+    name: Name
+    guest: bool
+    progress: Progress
+    moves: Version
+    outcome: PlayerOutcome
+    at_ms: TimeMs
+
+
 class RoomSnapshot(Model):
     """The whole room at one ``seq``. The seed appears only once the race is over."""
 
@@ -196,6 +210,10 @@ class RoomSnapshot(Model):
     rating_changes: tuple[RatingChange, ...] | None = None
     """Once a finished rated race has been rated: each account's change
     (``race_rated``). Optional on the wire."""
+    ghosts: Annotated[tuple[GhostInfo, ...], Field(max_length=limits.MAX_GHOSTS)] = ()
+    """In a challenge room's race: each ghost shown so far, as last shown, by ghost
+    number; what a client that joins or resyncs mid-race would otherwise learn only
+    at each ghost's next step. Optional on the wire."""
 
 
 class LogEntry(Model):

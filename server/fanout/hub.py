@@ -6,7 +6,10 @@ handed to the hub from a loop callback (no task switch per event). The hub
 frames each event once and writes it to the room's local sessions that have not
 seen it yet. Events other than ``progress`` change the room itself, so the hub
 drops its cached copy and re-arms the room's timer (countdown end, time limit)
-from the fresh room. Any process with a socket in a room may fire its timer,
+from the fresh room; a ``ghost_progress`` event, several a second in a challenge
+room, says all it changed, so the hub applies it to its cached copy instead
+(`server.lifecycle.ghosts.with_shown`) and re-arms the timer from that, with no
+read. Any process with a socket in a room may fire its timer,
 and the deadline poller of any process may fire it too (`server.liveness.poller`); the
 guarded save lets exactly one of them change the room. A room the feed subscribed
 to again after losing its connection is handed to ``on_rejoined`` (`server.liveness.reclaim`).
@@ -28,6 +31,7 @@ from protocol import encode_event_frame
 from server import room_store
 from server.clock import Clock, Timer
 from server.fanout.spectate import Spectate
+from server.lifecycle import ghosts
 from server.lifecycle import race as races
 from server.lifecycle.room import Room
 from server.store import FeedEvent, RoomGap, Store
@@ -230,6 +234,8 @@ class Hub:
         event = msgpack.unpackb(body)
         if event["type"] == "progress":
             self._show_progress(code, event["seat"], event["moves"], seq)
+        elif event["type"] == "ghost_progress" and self._ghost_shown(code, event, seq):
+            return
         else:
             if event["type"] == "race_started":
                 for member in group:
@@ -250,6 +256,20 @@ class Hub:
         elif self.spectators(code):
             self._spawn(self._progress_later(code, seat, moves, seq))
 
+    def _ghost_shown(self, code: str, event: dict[str, int], seq: int) -> bool:
+        """Apply a ghost step to the cached room and re-arm its timer from it; False
+        (reload instead) if there is no cached room, or its timer waits for a reload."""
+        cached = self.rooms.get(code)
+        if cached is None or self.armed.get(code, -1) < self.changed.get(code, -1):
+            return False
+        room = ghosts.with_shown(cached, event["race_no"], event["ghost"], event["at_ms"])
+        if room is None:
+            return False
+        self.rooms[code] = room
+        self.changed[code] = self.armed[code] = seq
+        self._arm(code, room)
+        return True
+
     async def _progress_later(self, code: str, seat: int, moves: int, seq: int) -> None:
         if spectate := await self.spectating(code):
             spectate.progress(seat, moves, seq)
@@ -264,12 +284,16 @@ class Hub:
         if code not in self.members or seq < self.armed.get(code, -1):
             return
         self.armed[code] = seq
+        self._arm(code, room)
+        self._arm_spectate(code, room)
+
+    def _arm(self, code: str, room: Room) -> None:
+        """Set the room's timer to its next deadline."""
         if timer := self.timers.pop(code, None):
             timer.cancel()
         due = races.deadline(room)
         if due is not None:
             self.timers[code] = self.clock.call_at(due, lambda: self._fire(code))
-        self._arm_spectate(code, room)
 
     def _arm_spectate(self, code: str, room: Room) -> None:
         current = self.spectate.get(code)

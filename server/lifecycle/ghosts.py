@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from protocol import ErrorCode, events
+from protocol import ErrorCode, GhostInfo, events
 from server.lifecycle.state import Ghost, Room, RoomError, Transition
 
-__all__ = ["next_step_ms", "play", "require_ordinary", "runs_added"]
+__all__ = ["next_step_ms", "play", "require_ordinary", "runs_added", "shown", "with_shown"]
 
 
 def next_step_ms(room: Room) -> int | None:
@@ -47,6 +47,47 @@ def play(room: Room, now_ms: int) -> Transition:
         ghosts[index] = replace(ghost, shown=step + 1)
         shown.append(_event(room.race_no, index, ghost, step, at_ms))
     return Transition(replace(room, ghosts=tuple(ghosts)), tuple(shown))
+
+
+def shown(room: Room) -> tuple[GhostInfo, ...]:
+    """Each ghost shown in the room's race so far, as its last step showed it (for the
+    room's snapshot: a client joining mid-race sees them before their next step)."""
+    if room.phase not in ("racing", "finished") or room.start_at_ms is None:
+        return ()
+    infos = []
+    for index, ghost in enumerate(room.ghosts):
+        if ghost.shown > 0:
+            step = ghost.shown - 1
+            event = _event(
+                room.race_no, index, ghost, step, room.start_at_ms + ghost.steps[step][0]
+            )
+            infos.append(GhostInfo(**event.model_dump(exclude={"type", "race_no"})))
+    return tuple(infos)
+
+
+def with_shown(room: Room, race_no: int, index: int, at_ms: int) -> Room | None:
+    """The room once it has shown ghost `index`'s step at `at_ms` of race `race_no`, as a
+    ``ghost_progress`` event told (unchanged if it had); None if no such step is due."""
+    if room.phase != "racing" or room.start_at_ms is None or room.race_no != race_no:
+        return None
+    if not 0 <= index < len(room.ghosts):
+        return None
+    ghost = room.ghosts[index]
+    step = next(
+        (
+            at
+            for at, (race_ms, _, _) in enumerate(ghost.steps)
+            if room.start_at_ms + race_ms == at_ms
+        ),
+        None,
+    )
+    if step is None:
+        return None
+    if ghost.shown > step:
+        return room
+    ghosts = list(room.ghosts)
+    ghosts[index] = replace(ghost, shown=step + 1)
+    return replace(room, ghosts=tuple(ghosts))
 
 
 def require_ordinary(room: Room) -> None:

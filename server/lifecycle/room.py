@@ -292,6 +292,7 @@ def snapshot(
         verdict=_race_verdict(room),
         last_race=room.last_race,
         rating_changes=_rating_changes(room),
+        ghosts=ghosts.shown(room),
     )
 
 

@@ -8,24 +8,46 @@ timer of the hub fired it (this process has sockets in the room) or the
 whatever is due; every change is a guarded room update, so however many
 processes act on one deadline, its effect happens once. Last it settles the
 room's entry in the deadline set to the room's next deadline.
+
+A ghost step (`server.lifecycle.ghosts`) is a room deadline too, several a second
+in a challenge room, so a racing room whose only due work is ghost steps takes a
+short path (`_ghost_step`): one guarded save of the ghosts shown, from the room
+already read, which also writes the room's next deadline; the race's other checks
+are skipped. They are the idle step and the time limit, which are other
+deadlines and so take the full path when due; the close, which nothing on the
+short path can make due; and `settle.reconcile`, which brings in a finish that a
+process died before recording in the room. A room without ghosts reconciles
+only at its other deadlines, at the latest at the time limit; a challenge room
+does better while a ghost has steps left: a ghost step that begins a new
+`FULL_CHECK_MS` of race time takes the full path, so such a finish is in the room
+within that time (plus the gap to the next ghost step), and the short path stays
+the common one. Once an idle warning can be due (someone finished, with an idle
+limit), every ghost step takes the full path, which works out the exact times.
 """
 
 from __future__ import annotations
 
-from protocol import ErrorCode
+from dataclasses import replace
+
+from protocol import ErrorCode, encode
 from server import room_store
 from server.lifecycle import ghosts
 from server.lifecycle import race as races
+from server.lifecycle import room as rooms
 from server.lifecycle.room import Room, RoomError, Transition
 from server.race_flow import challenge_runs, records, settle
 from server.services import Services
 from server.store import VersionConflict
 
-__all__ = ["EARLY_MS", "on_deadline"]
+__all__ = ["EARLY_MS", "FULL_CHECK_MS", "is_ghost_step_only", "on_deadline"]
 
 EARLY_MS = 100
 """A local timer may fire this much before its deadline by the wall clock; it waits
 the rest. A deadline further off (the room moved on meanwhile) is left for later."""
+
+FULL_CHECK_MS = 30_000
+"""A ghost step that begins a new stretch of this much race time takes the full path:
+the bound on bringing in a finish a dead process did not record (`is_ghost_step_only`)."""
 
 
 async def on_deadline(services: Services, code: str) -> None:
@@ -35,7 +57,7 @@ async def on_deadline(services: Services, code: str) -> None:
     (at most `EARLY_MS`).
     """
     try:
-        room, _, _ = await room_store.load(services.store, code)
+        room, version, _ = await room_store.load(services.store, code)
     except RoomError as missing:
         if missing.code is not ErrorCode.ROOM_NOT_FOUND:
             raise
@@ -46,6 +68,9 @@ async def on_deadline(services: Services, code: str) -> None:
     if 0 < early_ms <= EARLY_MS:
         await services.clock.sleep(early_ms / 1000 + 0.001)
     now = services.clock.now_ms()
+    if is_ghost_step_only(room, now):
+        await _ghost_step(services, code, room, version, now)
+        return
     if room.phase == "countdown" and due is not None and now >= due:
         await settle.start(services, code, now)
     elif room.phase == "racing":
@@ -56,6 +81,45 @@ async def on_deadline(services: Services, code: str) -> None:
         if room.runs_due:
             await challenge_runs.add_runs(services, code)
     await _schedule_next(services, code)
+
+
+def is_ghost_step_only(room: Room, now: int) -> bool:
+    """True when all that may be due at `now` in a racing room with ghosts is ghost
+    steps, none the first in a new `FULL_CHECK_MS` of race time; also when none is due
+    (the room's timer and the poller both fired, and the other showed them)."""
+    if not room.ghosts or room.phase != "racing" or room.start_at_ms is None:
+        return False
+    other = races.deadline(replace(room, ghosts=()))
+    if other is not None and other <= now:
+        return False
+    step = ghosts.next_step_ms(room)
+    if step is None or step > now:
+        return True
+    shown = [g.steps[g.shown - 1][0] for g in room.ghosts if g.shown > 0]
+    last_ms = max(shown, default=-1)
+    return (now - room.start_at_ms) // FULL_CHECK_MS <= last_ms // FULL_CHECK_MS
+
+
+async def _ghost_step(services: Services, code: str, room: Room, version: int, now: int) -> None:
+    """Show the ghost steps due, saved from the room as read (again from a fresh read
+    if it changed meanwhile); the save sets the room's next deadline. When there is
+    nothing to show, the room's deadline entry is settled instead."""
+    shown = ghosts.play(room, now)
+    if not shown.events:
+        await services.store.settle_deadline(code, version, races.deadline(room))
+        return
+    try:
+        await services.store.save_room(
+            code,
+            version,
+            rooms.to_bytes(shown.room),
+            [encode(event) for event in shown.events],
+            deadline_ms=races.deadline(shown.room),
+        )
+    except VersionConflict:
+        saved = await room_store.update(services.store, code, lambda r: ghosts.play(r, now))
+        if not saved.seqs:
+            await services.store.settle_deadline(code, saved.version, races.deadline(saved.room))
 
 
 async def _racing(services: Services, code: str, room: Room, now: int) -> None:

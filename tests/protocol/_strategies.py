@@ -177,6 +177,16 @@ player_infos = st.builds(
     finished_at_ms=st.none() | times,
     idle_timeout_at_ms=st.none() | times,
 )
+ghost_infos = st.builds(
+    p.GhostInfo,
+    ghost=st.integers(0, limits.MAX_GHOSTS - 1),
+    name=names,
+    guest=st.booleans(),
+    progress=progresses,
+    moves=versions,
+    outcome=player_outcomes,
+    at_ms=times,
+)
 host_ends = st.builds(p.HostEnd, seat=seats, elapsed_ms=times)
 summary_lines = st.builds(
     p.SummaryLine,
@@ -210,6 +220,7 @@ snapshots = st.builds(
     verdict=st.none() | deal_verdicts,
     last_race=st.none() | race_summaries,
     rating_changes=st.none() | st.lists(rating_changes, max_size=4).map(tuple),
+    ghosts=st.lists(ghost_infos, max_size=limits.MAX_GHOSTS).map(tuple),
 )
 log_entries = st.builds(p.LogEntry, move=move_texts, at_ms=times, move_id=move_ids)
 results = st.builds(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from protocol import (
     BoardShown,
     Countdown,
+    GhostProgress,
     HostChanged,
     IdleWarning,
     PlayerBack,
@@ -109,6 +110,33 @@ def test_an_idle_warning_stands_until_the_racer_moves_or_finishes() -> None:
         moved, PlayerFinished(seat=0, outcome="resigned", at_ms=9000, elapsed_ms=4000)
     )
     assert _warned(done) == [None, None]
+
+
+def _ghost(ghost: int, progress: int, at_ms: int, race_no: int = 1) -> GhostProgress:
+    return GhostProgress(
+        race_no=race_no,
+        ghost=ghost,
+        name=f"G{ghost}",
+        guest=True,
+        progress=progress,
+        moves=2 * progress,
+        outcome="playing",
+        at_ms=at_ms,
+    )
+
+
+def test_each_ghost_is_kept_as_its_last_step_showed_it_until_the_rematch() -> None:
+    racing = room(phase="racing")
+    shown = racing
+    for event in (_ghost(1, 0, 1000), _ghost(0, 0, 1000), _ghost(1, 3, 4000)):
+        shown = apply_event(shown, event)
+    assert [(g.ghost, g.progress, g.moves, g.at_ms) for g in shown.ghosts] == [
+        (0, 0, 0, 1000),
+        (1, 3, 6, 4000),
+    ]
+    assert apply_event(shown, _ghost(0, 5, 9000, race_no=2)) == shown
+    again = apply_event(shown, Rematch(race_no=2, last_race=last_race()))
+    assert again.ghosts == ()
 
 
 def test_a_race_starts_with_every_player_at_the_cards_the_deal_puts_home() -> None:
