@@ -249,10 +249,8 @@ class RaceApp(App[int]):
 
     def _event(self, frame: EventFrame, lines: list[str]) -> None:
         event, tracker = frame.event, self.session.tracker
-        if isinstance(event, GhostProgress):
-            self.state.saw_ghost(event)
-            if event.outcome == "playing":
-                return  # the panel shows it; a ghost's finish is news too
+        if isinstance(event, GhostProgress) and event.outcome == "playing":
+            return  # the panel shows it (the room keeps it); a ghost's finish is news too
         if isinstance(event, RaceOver) and tracker.room is not None:
             self._results(event)
         if isinstance(event, Rematch):

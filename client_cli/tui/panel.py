@@ -7,7 +7,6 @@ out. Opponents' progress only ever changes these lines; nothing scrolls.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -15,7 +14,7 @@ from rich.text import Text
 from client_cli.tui.glyphs import Glyphs
 from client_cli.words.render import format_clock
 from engine import find_variant
-from protocol import GhostProgress, PlayerInfo, RoomSnapshot
+from protocol import PlayerInfo, RoomSnapshot
 
 WARN_S = 60
 URGENT_S = 10
@@ -81,11 +80,10 @@ def panel_lines(
     now_ms: int,
     glyphs: Glyphs,
     width: int,
-    *,
-    ghosts: Sequence[GhostProgress] = (),
 ) -> list[Text]:
-    """Clock, seed commitment, then two lines per racer, then two per ghost (the
-    latest `GhostProgress` of each, in ghost order)."""
+    """Clock, seed commitment, then two lines per racer, then two per ghost of a
+    challenge race (each as the server last showed it, in ghost order)."""
+    ghosts = room.ghosts
     lines = [clock_line(room, now_ms)]
     if room.seed_commit:
         lines.append(Text(f"seed {room.seed_commit[: max(8, width - 6)]}", style="dim"))

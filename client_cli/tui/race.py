@@ -102,9 +102,8 @@ class RaceScreen(View):
             self.query_one("#board", Pane).show(
                 lambda w, h: board_lines(board, app.glyphs, w, h, app.state.held)
             )
-        ghosts = app.state.ghosts_of(room.race_no)
         self.query_one("#panel", Pane).show(
-            lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w, ghosts=ghosts)
+            lambda w, h: panel_lines(room, tracker.seat, now, app.glyphs, w)
         )
         self.query_one("#message", Static).update(app.state.message)
         game = key_line(room.variant, room.settings.practice)
@@ -176,9 +175,8 @@ class WatchScreen(View):
             )
         else:
             self.query_one("#board", Pane).show(self._boards)
-        ghosts = app.state.ghosts_of(room.race_no)
         self.query_one("#panel", Pane).show(
-            lambda w, h: panel_lines(room, None, now, app.glyphs, w, ghosts=ghosts)
+            lambda w, h: panel_lines(room, None, now, app.glyphs, w)
         )
         self.query_one("#message", Static).update(app.state.message)
 

@@ -20,7 +20,7 @@ from client_cli.tui.glyphs import Glyphs
 from client_cli.tui.keys import Pick
 from client_cli.tui.link import ScreenSession
 from engine import Move
-from protocol import GhostProgress, RaceOver
+from protocol import RaceOver
 
 Job = Callable[[], Awaitable[object]]
 """A request to make, queued and done one at a time."""
@@ -38,19 +38,6 @@ class ScreenState:
     """The line under the board: the latest refusal or news."""
     picking_bot: bool = False
     """``b`` was pressed in the lobby: the next key, 1 to 5, is the new bot's level."""
-    ghosts: dict[int, GhostProgress] = field(default_factory=dict)
-    """A challenge race's ghosts: the latest progress the server showed of each."""
-
-    def saw_ghost(self, event: GhostProgress) -> None:
-        """Keep a ghost's progress; a ghost of a later race replaces the last race's."""
-        if any(ghost.race_no != event.race_no for ghost in self.ghosts.values()):
-            self.ghosts.clear()
-        self.ghosts[event.ghost] = event
-
-    def ghosts_of(self, race_no: int) -> list[GhostProgress]:
-        """The ghosts of race `race_no`, in the server's order (best run first)."""
-        shown = [ghost for ghost in self.ghosts.values() if ghost.race_no == race_no]
-        return sorted(shown, key=lambda ghost: ghost.ghost)
 
 
 class RaceControls(Protocol):

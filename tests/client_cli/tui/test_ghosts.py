@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.panel import panel_lines
-from client_cli.tui.state import ScreenState
-from protocol import CreateChallenge, GhostProgress, JoinChallenge, PlayerOutcome, RoomSnapshot
+from protocol import (
+    CreateChallenge,
+    GhostProgress,
+    JoinChallenge,
+    PlayerOutcome,
+    RoomSnapshot,
+)
+from protocol.changes import apply_event
 from server.app import RaceServer
 from server.clock import ManualClock
 from tests.client_cli._samples import player, room
-from tests.client_cli.tui._screen import screen_text, start_race, wait_for_text, wait_until
+from tests.client_cli.tui._screen import join, screen_text, start_race, wait_for_text, wait_until
 from tests.server._client import Client
 from tests.server._players import pin_secrets
 from tests.server.conftest import opened_clients
@@ -39,13 +45,17 @@ def ghost(
     )
 
 
-def racing() -> RoomSnapshot:
-    return room(phase="racing", start_at_ms=0, players=(player(0, "Cid", progress=5, moves=7),))
+def racing(*events: GhostProgress) -> RoomSnapshot:
+    """A race with Cid, and each ghost as ``events`` showed it (as the client keeps it)."""
+    snapshot = room(phase="racing", start_at_ms=0, players=(player(0, "Cid", progress=5, moves=7),))
+    for event in events:
+        snapshot = apply_event(snapshot, event)
+    return snapshot
 
 
 def test_ghosts_follow_the_racers_with_their_cards_home_moves_and_state() -> None:
-    ghosts = [ghost(0, "Ann", (52, 80)), ghost(1, "Bob", (104, 1234), "won")]
-    lines = [line.plain for line in panel_lines(racing(), 0, 0, UNICODE, 24, ghosts=ghosts)]
+    shown = racing(ghost(0, "Ann", (52, 80)), ghost(1, "Bob", (104, 1234), "won"))
+    lines = [line.plain for line in panel_lines(shown, 0, 0, UNICODE, 24)]
     assert lines[2].startswith("Cid (you)") and lines[3].endswith("  5/104    7m")
     assert lines[4].startswith("ghosts ─")
     assert lines[5].startswith("Ann") and lines[5].endswith("racing")
@@ -57,15 +67,13 @@ def test_ghosts_follow_the_racers_with_their_cards_home_moves_and_state() -> Non
     assert len(alone) == 4 and not any("ghosts" in line for line in alone)
 
 
-def test_each_ghost_keeps_its_latest_step_and_a_new_race_starts_afresh() -> None:
-    state = ScreenState()
-    state.saw_ghost(ghost(1, "Bob", (0, 0)))
-    state.saw_ghost(ghost(0, "Ann", (0, 0)))
-    state.saw_ghost(ghost(0, "Ann", (2, 3)))
-    assert [(g.name, g.progress) for g in state.ghosts_of(1)] == [("Ann", 2), ("Bob", 0)]
-    assert state.ghosts_of(2) == []
-    state.saw_ghost(ghost(0, "Ann", (0, 0), race_no=2))
-    assert state.ghosts_of(1) == [] and len(state.ghosts_of(2)) == 1
+def test_each_ghost_shows_its_latest_step_in_ghost_order() -> None:
+    shown = racing(ghost(1, "Bob", (0, 0)), ghost(0, "Ann", (0, 0)), ghost(0, "Ann", (2, 3)))
+    lines = [line.plain for line in panel_lines(shown, 0, 0, UNICODE, 24)]
+    assert lines[5].startswith("Ann") and lines[6].endswith("2/104 3m")
+    assert lines[7].startswith("Bob (guest)") and lines[8].endswith("0/104 0m")
+    other_race = racing(ghost(0, "Ann", (9, 9), race_no=2))
+    assert not any("Ann" in line.plain for line in panel_lines(other_race, 0, 0, UNICODE, 24))
 
 
 def panel_text(app: RaceApp) -> str:
@@ -95,6 +103,12 @@ async def test_a_challenge_on_the_full_screen_shows_its_ghosts_as_the_server_pla
         clock.advance_to(start + 3 * STEP_MS)
         await wait_until(pilot, lambda: "  2/104 3m" in panel_text(app), "Ann's third move")
         assert "Ghost" not in str(app.state.message)  # progress stays in the panel
+        code = app.session.tracker.code
+        assert code is not None
+        late = join(server_url, code, "Dee", role="spectator")
+        async with late.run_test(size=(80, 24)) as watching:
+            await wait_until(watching, lambda: "  2/104 3m" in panel_text(late), "Ann, at once")
+            assert "Bob (guest)" in panel_text(late), "a late watcher sees every ghost shown"
         ann = next(result for result in over.ranking if result.name == "Ann")
         clock.advance_to(start + ann.elapsed_ms)
         await wait_until(pilot, lambda: "resigned" in panel_text(app), "Ann's end")
