@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
 import os
 import random
 import tempfile
@@ -35,12 +34,12 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
 import engine
+from bench._abuse_victim import Player
 from bench._procs import Server, start_server
 from bench._stats import percentile
 from bench.loadgen import raise_open_files_limit
@@ -135,27 +134,12 @@ async def store_challenges(url: str, prefix: str) -> dict[bool, str]:
     return codes
 
 
-class Challenger:
-    """One challenger's connection: requests one at a time, events counted."""
+class Challenger(Player):
+    """A challenger: a bench `Player` that also counts the ghost steps it is shown."""
 
     def __init__(self, conn: ClientConnection, line: list[str]) -> None:
-        self.conn, self.line = conn, line
-        self.ids = itertools.count(1)
-        self.version = 0
         self.ghost_events = 0
-        self.started = asyncio.Event()
-        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.reader = asyncio.create_task(self._read())
-
-    async def request(self, **message: Any) -> dict[str, Any]:
-        request_id = next(self.ids)
-        future = asyncio.get_running_loop().create_future()
-        self.waiting[request_id] = future
-        await self.conn.send(msgpack.packb({"id": request_id, **message}))
-        reply: dict[str, Any] = await future
-        if reply["type"] == "error":
-            raise RuntimeError(f"{message['type']}: {reply['code']} {reply.get('message')}")
-        return reply
+        super().__init__(conn, line)
 
     async def move(self) -> float:
         """Play the next move of the line; its acknowledgement's time in ms."""
