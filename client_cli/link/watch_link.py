@@ -1,4 +1,5 @@
-"""The addresses of a room's pages (play, watch), on the server a client talks to."""
+"""The addresses of a room's pages (play, watch) and a challenge's, on the server a
+client talks to."""
 
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ def play_link(server: str, code: str) -> str:
     """``ws://host:port/path`` and a room code → ``http://host:port/path/play/CODE``:
     the page where a friend takes a seat and races in the browser."""
     return _page_link(server, "play", code)
+
+
+def challenge_link(server: str, code: str) -> str:
+    """``ws://host:port/path`` and a challenge code → ``http://host:port/path/challenge/CODE``:
+    the page where anyone races the challenge in the browser."""
+    return _page_link(server, "challenge", code)
 
 
 def _page_link(server: str, page: str, code: str) -> str:

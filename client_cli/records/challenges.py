@@ -131,7 +131,7 @@ async def create_from_seat(desk: Desk, options: RecordOptions) -> int:
         reply = await asker.ask(made)
     if not isinstance(reply, ChallengeCreated):
         return desk.refused(reply)
-    desk.write(challenge_made_text(reply))
+    desk.write(challenge_made_text(reply, saved.server))
     return 0
 
 

@@ -156,7 +156,7 @@ class Session:
         elif word == "challenge":
             reply = await self.call(CreateChallenge(id=self.pending.next_id()))
             if isinstance(reply, ChallengeCreated):
-                self.write(challenge_made_text(reply))
+                self.write(challenge_made_text(reply, self.server))
         elif command.request is not None:
             await self.call(command.request.model_copy(update={"id": self.pending.next_id()}))
         elif word:

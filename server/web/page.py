@@ -4,7 +4,9 @@
 room CODE as a spectator over the same port's WebSocket; ``/watch/`` is the
 same page with a box to type a code. ``/play/CODE`` (``play.html``) takes a seat
 in room CODE and races in the page; ``/play/`` is the same page with a form to
-create a room, and ``/`` leads there. ``/players/NAME``
+create a room, and ``/`` leads there. ``/challenge/CODE`` is the play page
+racing challenge CODE (a room of its own, with the challenge's runs as ghosts),
+and ``/daily/GAME`` the play page racing GAME's deal of the day. ``/players/NAME``
 (``players.html``) and ``/leaderboard/GAME`` (``leaderboard.html``) are pages whose
 scripts read the JSON of ``server.web.api``; an unknown game's board page is
 served with a 404 and says so. Every page's CSS and scripts are
@@ -96,13 +98,18 @@ def respond(path: str, if_none_match: str | None = None) -> Response:
         return _redirect("watch/")
     if route.startswith("/play/"):
         return _room_page(PLAY_PAGE, route.removeprefix("/play/"), if_none_match)
+    if route.startswith("/challenge/") and route != "/challenge/":
+        return _room_page(PLAY_PAGE, route.removeprefix("/challenge/"), if_none_match)
+    if route.startswith("/daily/"):
+        return _daily(route.removeprefix("/daily/"), if_none_match)
     if route.startswith("/players/"):
         return _player(route.removeprefix("/players/"), if_none_match)
     if route == "/leaderboard" or route.startswith("/leaderboard/"):
         return _board(route, if_none_match)
     if not route.startswith("/watch/"):
         return _not_found(
-            "no such page; the pages are /play/, /watch/, /players/NAME and /leaderboard/GAME"
+            "no such page; the pages are /play/, /watch/, /challenge/CODE, /daily/GAME,"
+            " /players/NAME and /leaderboard/GAME"
         )
     rest = route.removeprefix("/watch/")
     if rest.startswith("static/"):
@@ -125,6 +132,13 @@ def _room_page(name: str, rest: str, if_none_match: str | None) -> Response:
         f"{rest!r} is not a room code: a code is {ROOM_CODE_LENGTH} characters of "
         f"{ROOM_CODE_ALPHABET}"
     )
+
+
+def _daily(game: str, if_none_match: str | None) -> Response:
+    """The play page racing `game`'s deal of the day."""
+    if game in VARIANT_KEYS:
+        return _page(PLAY_PAGE, if_none_match)
+    return _not_found(f"no game {game!r}; the games are {', '.join(VARIANT_KEYS)}")
 
 
 def _player(rest: str, if_none_match: str | None) -> Response:

@@ -27,9 +27,19 @@ export function codeFromPath(pathname) {
   return match !== null && CODE.test(match[1]) ? match[1] : null;
 }
 
+/** The race this page's address asks for instead of a room: a challenge
+ * (``/challenge/CODE``) or a game's deal of the day (``/daily/GAME``); null: none. */
+export function raceFromPath(pathname) {
+  const challenge = /\/challenge\/([^/]*)$/.exec(pathname);
+  if (challenge !== null && CODE.test(challenge[1])) return { type: "join_challenge", code: challenge[1] };
+  const daily = /\/daily\/([a-z0-9-]+)$/.exec(pathname);
+  return daily === null ? null : { type: "daily", variant: daily[1] };
+}
+
 export class Play {
-  constructor(code) {
+  constructor(code, race = null) {
     this.watch = new Watch(code);
+    this.race = race; // a challenge or daily race to enter: its room is made on joining
     this.seat = null;
     this.token = null;
     this.name = "";
@@ -93,17 +103,28 @@ export class Play {
     return id;
   }
 
+  /** Whether the page takes a seat (in a room, or a challenge's own) rather than makes a room. */
+  get joining() {
+    return this.code !== null || this.race !== null;
+  }
+
   showForm() {
-    document.body.dataset.step = this.code === null ? "create" : "join";
-    byId("create").hidden = this.code !== null;
-    byId("join").hidden = this.code === null;
+    document.body.dataset.step = this.joining ? "join" : "create";
+    byId("create").hidden = this.joining;
+    byId("join").hidden = !this.joining;
     const key = savedKey();
     for (const prefix of ["create", "join"]) {
       byId(`${prefix}-key`).value = key;
       byId(`${prefix}-remember`).checked = key !== "";
       if (this.name !== "") byId(`${prefix}-name`).value = this.name;
     }
-    if (this.code === null) {
+    if (this.race !== null) {
+      byId("join-what").textContent = this.race.type === "daily"
+        ? `Type a name and race today's deal of ${this.race.variant}, against the day's best runs as ghosts.`
+        : `Type a name and race challenge ${this.race.code}: its deal, against its best runs as ghosts.`;
+      byId("join-watch").hidden = true;
+      byId("join-name").focus();
+    } else if (this.code === null) {
       fillSettings(byId("create-settings"), "little-forty", DEFAULTS);
       byId("create-name").focus();
     } else {
@@ -114,7 +135,7 @@ export class Play {
   }
 
   formSays(text) {
-    byId(this.code === null ? "create-said" : "join-said").textContent = text;
+    byId(this.joining ? "join-said" : "create-said").textContent = text;
   }
 
   /** The form was sent: sign in first when a key was given, then join or create. */
@@ -138,6 +159,8 @@ export class Play {
     const name = intent.name.trim() || "player";
     if (intent.kind === "create") {
       this.request("entry", { type: "create_room", variant: intent.variant, name, settings: intent.settings });
+    } else if (this.race !== null) {
+      this.request("entry", { ...this.race, name });
     } else {
       this.request("entry", { type: "join_room", code: this.code, name, role: "player" });
     }
@@ -154,8 +177,10 @@ export class Play {
   /** Joined a seat (or made the room): keep the token for this tab, show the room. */
   seated(message) {
     if (this.code === null) {
+      // The page becomes the room's play page, so that a reload resumes this seat.
       this.watch.code = message.code;
-      history.replaceState(null, "", `./${message.code}`);
+      history.replaceState(null, "", `${this.race === null ? "." : "../play"}/${message.code}`);
+      this.race = null;
     }
     this.seat = message.seat;
     this.token = message.token;
@@ -314,7 +339,7 @@ const HANDLERS = {
 
 function main() {
   const code = codeFromPath(window.location.pathname);
-  const play = new Play(code);
+  const play = new Play(code, code === null ? raceFromPath(window.location.pathname) : null);
   play.start();
   byId("create-form").addEventListener("submit", (submit) => {
     submit.preventDefault();

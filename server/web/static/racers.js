@@ -1,5 +1,6 @@
 // The live panel beside a player's board: every racer's cards home, moves, state and (for
-// a bot) level, and the race clock with the terminal's warnings at 60 and 10 seconds left.
+// a bot) level, then a challenge's ghosts (progress only, as the server shows them), and
+// the race clock with the terminal's warnings at 60 and 10 seconds left.
 
 import { CARDS, OUTCOMES, formatDuration } from "./words.js";
 
@@ -37,8 +38,20 @@ function racerLine(player, room, you) {
   return line;
 }
 
+/** A ghost drawn as a racer would be, marked as a ghost. */
+function ghostLine(ghost, room) {
+  const line = racerLine({ ...ghost, seat: -1, away: false, bot: false }, room, null);
+  delete line.dataset.seat;
+  line.classList.add("ghost");
+  line.dataset.ghost = String(ghost.ghost);
+  line.querySelector(".racer-name").append(element("span", "seat-mark ghost", "ghost"));
+  return line;
+}
+
 export function renderRacers(room, you) {
-  byId("racers").replaceChildren(...room.players.map((player) => racerLine(player, room, you)));
+  const racers = room.players.map((player) => racerLine(player, room, you));
+  const ghosts = (room.ghosts ?? []).map((ghost) => ghostLine(ghost, room));
+  byId("racers").replaceChildren(...racers, ...ghosts);
 }
 
 /** The clock's warning level (60, 10) for `leftMs` left, or 0 for none. */

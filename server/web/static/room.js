@@ -69,6 +69,15 @@ const CHANGES = {
     return over;
   },
   deal_analysed: (room, event) => ({ ...room, verdict: event.verdict }),
+  ghost_progress(room, event) {
+    // A challenge race's ghost as the server shows it now: progress only, by ghost number.
+    if (event.race_no !== room.race_no) return room;
+    const { ghost, name, guest, progress, moves, outcome, at_ms } = event;
+    const ghosts = (room.ghosts ?? []).filter((shown) => shown.ghost !== ghost);
+    ghosts.push({ ghost, name, guest, progress, moves, outcome, at_ms });
+    ghosts.sort((a, b) => a.ghost - b.ghost);
+    return { ...room, ghosts };
+  },
   race_rated(room, event) {
     if (event.race_no !== room.race_no) return room;
     const changes = new Map(event.changes.map((change) => [change.seat, change]));
@@ -81,7 +90,7 @@ const CHANGES = {
   rematch(room, event) {
     const lobby = {
       ...room, phase: "lobby", race_no: event.race_no, start_at_ms: null, seed_commit: null, seed: null, verdict: null,
-      last_race: event.last_race ?? null, rating_changes: null,
+      last_race: event.last_race ?? null, rating_changes: null, ghosts: [],
     };
     return playersWith(lobby, (player) => ({ ...player, ready: false, ...FRESH_RACE }));
   },

@@ -60,6 +60,7 @@ async def test_a_race_left_before_its_end_is_made_a_challenge_from_its_saved_sea
         said = capsys.readouterr().out
         code = said.split()[1].rstrip(":")
         assert f"solrace challenge {code}" in said and "Its key closes it early" in said
+        assert f"Or in a browser: http://127.0.0.1:{race_server.port}/challenge/{code}" in said
         shown = await race.racers[0].client.call(GetChallenge, code=code)
         assert [run_.name for run_ in shown.challenge.runs] == ["Ann", "Bob"]
         assert shown.challenge.closes_at_ms == clock.now_ms() + 2 * 24 * 3600 * 1000

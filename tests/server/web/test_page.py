@@ -194,3 +194,19 @@ async def test_the_play_page_asks_for_every_module_at_once(race_server: RaceServ
     assert preloaded == imported - {"play.js"}
     for name in ("watch.css", "play.css", "icon.svg"):
         assert (await _get(race_server, f"/watch/static/{name}"))[0] == 200
+
+
+async def test_a_challenge_and_a_daily_deal_are_the_play_page(race_server: RaceServer) -> None:
+    _, play_headers, play = await _get(race_server, "/play/")
+    for path in ("/challenge/ABC234", "/daily/little-forty", "/daily/double-canfield-40"):
+        status, headers, body = await _get(race_server, path)
+        assert (status, headers["etag"], body) == (200, play_headers["etag"], play), path
+    status, headers, _ = await _get(race_server, "/challenge/abc234")
+    assert (status, headers["location"]) == (302, "ABC234")
+    for path, says in (
+        ("/daily/klondike", b"no game 'klondike'; the games are little-forty"),
+        ("/challenge/", b"no such page"),
+        ("/challenge/ABC2I4", b"is not a room code"),
+    ):
+        status, _, body = await _get(race_server, path)
+        assert status == 404 and says in body, path
