@@ -4,7 +4,7 @@
 
 import { drawBoard } from "./board.js";
 import { renderResults } from "./results.js";
-import { GAMES, OUTCOMES, STOPPED, formatDuration, lastRaceLines, redealRule, stoppedByHost } from "./words.js";
+import { CARDS, GAMES, OUTCOMES, STOPPED, formatDuration, lastRaceLines, redealRule, stoppedByHost } from "./words.js";
 
 const drawn = new Map(); // seat -> the board object its panel shows
 let selected = null;
@@ -250,6 +250,27 @@ function renderTabs(room, watch) {
   byId("tabs").replaceChildren(...tabs);
 }
 
+/** A challenge race's ghosts: each recorded run's progress as the server last showed
+ * it (never its moves or board); hidden in any other room. */
+function renderGhosts(room) {
+  const ghosts = room.ghosts ?? [];
+  byId("ghosts").hidden = ghosts.length === 0;
+  const total = CARDS[room.variant] ?? 0;
+  byId("ghost-list").replaceChildren(...ghosts.map((ghost) => {
+    const line = element("li", "ghost");
+    line.dataset.ghost = String(ghost.ghost);
+    line.dataset.outcome = ghost.outcome;
+    const moves = ghost.moves === 1 ? "1 move" : `${ghost.moves} moves`;
+    line.append(
+      element("span", "ghost-name", ghost.name + (ghost.guest ? " (guest)" : "")),
+      element("span", `badge badge-${ghost.outcome}`, OUTCOMES[ghost.outcome] ?? ghost.outcome),
+      element("span", "ghost-progress", `${ghost.progress} / ${total} home`),
+      element("span", "ghost-moves", moves),
+    );
+    return line;
+  }));
+}
+
 export function renderPage(watch, now) {
   const room = watch.room;
   if (room === null) return;
@@ -262,6 +283,7 @@ export function renderPage(watch, now) {
   for (const seat of drawn.keys()) if (!seats.has(seat)) drawn.delete(seat);
   byId("boards").replaceChildren(...room.players.map((player) => renderPanel(player, watch, now)));
   renderTabs(room, watch);
+  renderGhosts(room);
   if (!seats.has(selected) && room.players.length > 0) selected = room.players[0].seat;
   selectSeat(selected);
   renderResults(watch);

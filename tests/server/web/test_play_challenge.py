@@ -84,6 +84,17 @@ async def test_a_challenge_link_races_the_deal_against_its_ghosts(
         f"() => ({GHOSTS})().some(([n, m]) => n.startsWith('Ann') && m === '3 moves')"
     )
     await tab.page.screenshot(path=str(folder / "challenge-ghosts-phone.png"), full_page=True)
+    # A spectator of the challenge's room sees the racer's board and the ghosts' progress.
+    watcher = await open_tab(chromium, f"http://127.0.0.1:{race_server.port}/watch/{room.group(1)}")
+    watched = await watcher.wait_for(
+        "() => document.querySelectorAll('#ghost-list li').length === 2 &&"
+        " Array.from(document.querySelectorAll('#ghost-list li'), (li) => li.textContent)"
+    )
+    assert any(line.startswith("Ann (guest)") and line.endswith("3 moves") for line in watched)
+    assert not await watcher.run("() => document.getElementById('ghosts').hidden")
+    await watcher.page.screenshot(path=str(folder / "challenge-watch.png"), full_page=True)
+    assert watcher.errors == []
+    await watcher.page.close()
 
     await tab.page.reload()  # the seat and the ghosts as last shown come back at once
     await tab.wait_for(STEP, "room")
