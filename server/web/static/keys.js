@@ -44,6 +44,7 @@ export function bindButtons(play) {
   on("leave", () => play.request("leave", { type: "leave" }));
   on("leave-after", () => play.request("leave", { type: "leave" }));
   on("rematch", () => play.request("rematch", { type: "rematch" }));
+  on("make-challenge", () => play.request("challenge", { type: "create_challenge" }));
   on("stock-action", () => stock(play));
   on("all-home", () => allHome(play));
   on("hint", () => hint(play));

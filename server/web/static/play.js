@@ -296,6 +296,22 @@ const HANDLERS = {
   move_ok(play, message) {
     moveAnswered(play, message);
   },
+  challenge_created(play, message) {
+    // The finished race made a challenge: its code, link, and the key shown this once.
+    const info = message.challenge;
+    const closes = new Date(info.closes_at_ms).toISOString().slice(0, 16).replace("T", " ");
+    byId("challenge-said").textContent =
+      `Challenge ${info.code}: anyone races this deal against this race's runs until ${closes} UTC.`;
+    const link = byId("challenge-link");
+    link.href = `../challenge/${info.code}`;
+    link.textContent = new URL(link.href, window.location.href).href;
+    const key = byId("challenge-key");
+    key.hidden = false;
+    key.textContent = message.key === null || message.key === undefined
+      ? "Another racer made this race's challenge first; it is the same one."
+      : `Its key closes it early (kept nowhere else, shown once): ${message.key}`;
+    byId("challenge-made").hidden = false;
+  },
   hint(play, message) {
     hintAnswered(play, message);
   },

@@ -99,6 +99,7 @@ export function renderStage(play) {
   byId("ready").disabled = room.phase !== "lobby";
   byId("leave").disabled = room.phase !== "lobby";
   byId("rematch").hidden = room.host !== play.seat;
+  if (room.phase !== "finished") byId("challenge-made").hidden = true;
   drawTable(play);
   drawControls(play);
   drawLogs(play.watch);

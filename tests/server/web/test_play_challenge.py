@@ -20,7 +20,15 @@ from tests.server._client import Client
 from tests.server._players import pin_secrets
 from tests.server.conftest import opened_clients
 from tests.server.requests._challenges import GAME, SEED, STEP_MS, finished_race
-from tests.server.web._play import PHASE, STEP, assert_own_boards_only, join, ready, record_frames
+from tests.server.web._play import (
+    PHASE,
+    STEP,
+    assert_own_boards_only,
+    join,
+    play_url,
+    ready,
+    record_frames,
+)
 
 GHOSTS = (
     "() => Array.from(document.querySelectorAll('#racers li.ghost'), (line) =>"
@@ -134,3 +142,39 @@ async def test_a_daily_link_races_the_games_deal_of_the_day(
     seats = await tab.run("() => document.querySelectorAll('#seats li').length")
     assert seats == 1
     assert tab.errors == []
+
+
+async def test_a_race_is_made_a_challenge_from_the_results_and_its_link_races_it(
+    race_server: RaceServer, clock: ManualClock, chromium: Any
+) -> None:
+    tab = await open_tab(chromium, play_url(race_server.port), PHONE)
+    await tab.wait_for(STEP, "create")
+    await tab.page.fill("#create-name", "Ada")
+    await tab.page.click("#create-room")
+    await tab.wait_for(STEP, "room")
+    await ready(tab)
+    await tab.wait_for(PHASE, "countdown")
+    clock.advance(3000)
+    await tab.wait_for(PHASE, "racing")
+    await tab.page.keyboard.press("x")
+    await tab.page.keyboard.press("x")
+    await tab.wait_for(PHASE, "finished")
+    assert await tab.run("() => document.getElementById('challenge-made').hidden")
+    await tab.page.click("#make-challenge")
+    said = await tab.wait_for(
+        "() => !document.getElementById('challenge-made').hidden &&"
+        " document.getElementById('challenge-said').textContent"
+    )
+    code = re.fullmatch(r"Challenge ([A-Z0-9]{6}): anyone races this deal .* UTC\.", said)
+    assert code is not None, said
+    link = await tab.run("() => document.getElementById('challenge-link').textContent")
+    assert link == f"http://127.0.0.1:{race_server.port}/challenge/{code.group(1)}"
+    key = await tab.run("() => document.getElementById('challenge-key').textContent")
+    assert key.startswith("Its key closes it early")
+    assert tab.errors == []
+    friend = await open_tab(chromium, link, PHONE)
+    await friend.wait_for(STEP, "join")
+    what = await friend.run("() => document.getElementById('join-what').textContent")
+    assert f"race challenge {code.group(1)}" in what
+    await join(friend, "Bob")
+    assert friend.errors == []
