@@ -56,10 +56,15 @@ def room_deals() -> tuple[tuple[str, int, tuple[str, ...]], ...]:
 
 def move_line(variant: str, deal: int) -> list[str]:
     """A random walk of legal moves on the deal, as notation."""
-    state = engine.new_game(variant, b"deal:%d" % deal)
-    rng = random.Random(deal)
+    return random_walk(engine.new_game(variant, b"deal:%d" % deal), random.Random(deal))
+
+
+def random_walk(
+    state: engine.GameState, rng: random.Random, length: int = LINE_LENGTH
+) -> list[str]:
+    """Up to `length` legal moves from `state`, each picked by `rng`, as notation."""
     line: list[str] = []
-    while len(line) < LINE_LENGTH and engine.outcome(state) is engine.Outcome.PLAYING:
+    while len(line) < length and engine.outcome(state) is engine.Outcome.PLAYING:
         moves = engine.legal_moves(state)
         if not moves:
             break

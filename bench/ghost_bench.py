@@ -40,6 +40,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 import engine
 from bench._abuse_victim import Player
+from bench._full_driver import random_walk
 from bench._procs import Server, start_server
 from bench._stats import percentile
 from bench.loadgen import raise_open_files_limit
@@ -73,17 +74,7 @@ class Tally:
 
 def move_line() -> list[str]:
     """A random walk of legal moves on the bench's deal, as notation."""
-    state = engine.new_game(GAME, SEED)
-    rng = random.Random(7)
-    line: list[str] = []
-    while len(line) < LINE_LENGTH and engine.outcome(state) is engine.Outcome.PLAYING:
-        moves = engine.legal_moves(state)
-        if not moves:
-            break
-        move = rng.choice(moves)
-        state = engine.apply(state, move)
-        line.append(move.format())
-    return line
+    return random_walk(engine.new_game(GAME, SEED), random.Random(7), LINE_LENGTH)
 
 
 def recorded_run(index: int, start_ms: int) -> Run:

@@ -15,7 +15,6 @@ import time
 import uuid
 from typing import Any
 
-import engine
 from protocol import (
     CreateAccount,
     CreateChallenge,
@@ -34,6 +33,7 @@ from server.ops.embedded import EmbeddedValkey
 from tests.deploy.conftest import Clients, StartServers
 from tests.server._client import Client
 from tests.server._players import greedy_line
+from tests.server.race_flow._ghosts import expected_steps
 
 GAME = "little-forty"
 DEAL = 4
@@ -69,16 +69,7 @@ async def _original_race(ann: Client) -> RaceOver:
 
 def _steps(over: RaceOver) -> list[Step]:
     """Ann's run as its ghost shows it: race time 0, each change of cards home, the end."""
-    (line,) = over.ranking
-    state, home = engine.new_game(GAME, SEED), 0
-    shown: dict[int, tuple[int, int, str]] = {0: (0, 0, "playing")}
-    for made, entry in enumerate(line.log, start=1):
-        state = engine.apply(state, engine.Move.parse(entry.move))
-        if engine.progress(state) != home:
-            home = engine.progress(state)
-            shown[entry.at_ms - over.start_at_ms] = (home, made, "playing")
-    shown[line.elapsed_ms] = (line.progress, line.moves, line.outcome)
-    return [(at, *values) for at, values in sorted(shown.items())]
+    return [(at, home, moves, end) for at, _, home, moves, end in expected_steps(over, SEED)]
 
 
 def _ghost_steps(events: list[Any], start_ms: int) -> list[Step]:

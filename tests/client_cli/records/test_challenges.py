@@ -12,14 +12,11 @@ from client_cli.__main__ import entry_request
 from client_cli.args import parse_args
 from client_cli.records import RecordOptions, run_records
 from client_cli.records.desk import Desk
-from protocol import CreateChallenge, JoinChallenge, RaceDaily
+from protocol import JoinChallenge, RaceDaily
 from server.app import RaceServer
 from server.clock import ManualClock
 from tests.client_cli._driver import Terminal, ready_and_go
-from tests.server._client import Client
-from tests.server._players import pin_secrets
-from tests.server.conftest import opened_clients
-from tests.server.requests._challenges import SEED, STEP_MS, finished_race
+from tests.server.requests._challenges import STEP_MS, made_challenge
 
 
 def test_the_commands_enter_a_challenge_or_read_the_day() -> None:
@@ -57,10 +54,7 @@ async def test_the_days_board_as_text_and_json(server_url: str, tmp_path: Path) 
 async def test_a_challenge_raced_in_line_mode_tells_the_ghosts(
     race_server: RaceServer, server_url: str, clock: ManualClock
 ) -> None:
-    pin_secrets(race_server, SEED)
-    async with opened_clients(Client.open, race_server) as open_:
-        race, over = await finished_race(open_, clock)
-        made = await race.racers[0].client.call(CreateChallenge)
+    made, over = await made_challenge(race_server, clock)
     terminal = Terminal(server_url)
     terminal.start(entry_request(parse_args(["challenge", made.challenge.code, "--name", "Cid"])))
     try:

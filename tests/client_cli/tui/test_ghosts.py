@@ -7,7 +7,6 @@ from __future__ import annotations
 from client_cli.tui import UNICODE, RaceApp
 from client_cli.tui.panel import panel_lines
 from protocol import (
-    CreateChallenge,
     GhostProgress,
     JoinChallenge,
     PlayerOutcome,
@@ -18,10 +17,7 @@ from server.app import RaceServer
 from server.clock import ManualClock
 from tests.client_cli._samples import player, room
 from tests.client_cli.tui._screen import join, screen_text, start_race, wait_for_text, wait_until
-from tests.server._client import Client
-from tests.server._players import pin_secrets
-from tests.server.conftest import opened_clients
-from tests.server.requests._challenges import SEED, STEP_MS, finished_race
+from tests.server.requests._challenges import STEP_MS, made_challenge
 
 
 def ghost(
@@ -84,10 +80,7 @@ def panel_text(app: RaceApp) -> str:
 async def test_a_challenge_on_the_full_screen_shows_its_ghosts_as_the_server_plays_them(
     race_server: RaceServer, server_url: str, clock: ManualClock
 ) -> None:
-    pin_secrets(race_server, SEED)
-    async with opened_clients(Client.open, race_server) as open_:
-        race, over = await finished_race(open_, clock)
-        made = await race.racers[0].client.call(CreateChallenge)
+    made, over = await made_challenge(race_server, clock)
 
     def entry(id_: int) -> JoinChallenge:
         return JoinChallenge(id=id_, code=made.challenge.code, name="Cid")

@@ -45,12 +45,13 @@ async def challenge_made(
             yield open_, race, over, code
 
 
-def expected_steps(over: RaceOver) -> list[Step]:
-    """Each original run replayed by hand: race time 0, every change of cards home
-    (with the moves made by then), the finish; ghosts numbered best first."""
+def expected_steps(over: RaceOver, seed: bytes = SEED) -> list[Step]:
+    """Each original run (of `GAME` dealt `seed`) replayed by hand: race time 0, every
+    change of cards home (with the moves made by then), the finish; ghosts numbered
+    best first."""
     steps: list[Step] = []
     for ghost, line in enumerate(over.ranking):
-        state, home = engine.new_game(GAME, SEED), 0
+        state, home = engine.new_game(GAME, seed), 0
         shown: dict[int, tuple[int, int, str]] = {0: (0, 0, "playing")}
         for made, entry in enumerate(line.log, start=1):
             state = engine.apply(state, engine.Move.parse(entry.move))

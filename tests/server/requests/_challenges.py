@@ -6,7 +6,8 @@ from __future__ import annotations
 import hashlib
 
 import engine
-from protocol import ChallengeInfo, JoinRoom, RaceOver, Settings
+from protocol import ChallengeCreated, ChallengeInfo, CreateChallenge, JoinRoom, RaceOver, Settings
+from server.app import RaceServer
 from server.clock import ManualClock
 from tests.server._client import Client
 from tests.server._players import (
@@ -14,10 +15,12 @@ from tests.server._players import (
     Race,
     greedy_line,
     open_race,
+    pin_secrets,
     race_over,
     secret_deal,
     start,
 )
+from tests.server.conftest import opened_clients
 
 GAME = "little-forty"
 SEED = secret_deal("c1")
@@ -53,6 +56,18 @@ async def finished_race(
     if ann.playing:
         await ann.resign()
     return race, await race_over(race)
+
+
+async def made_challenge(
+    server: RaceServer, clock: ManualClock
+) -> tuple[ChallengeCreated, RaceOver]:
+    """`finished_race` on `server` (dealt `SEED`) made a challenge by Ann; its clients closed."""
+    pin_secrets(server, SEED)
+    async with opened_clients(Client.open, server) as open_:
+        race, over = await finished_race(open_, clock)
+        made = await race.racers[0].client.call(CreateChallenge)
+    assert isinstance(made, ChallengeCreated), made
+    return made, over
 
 
 def replays_to_its_result(info: ChallengeInfo) -> None:

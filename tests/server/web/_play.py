@@ -41,6 +41,14 @@ def record_frames(tab: Tab) -> list[dict[str, Any]]:
     return frames
 
 
+async def create(tab: Tab, name: str, button: str = "#create-room") -> None:
+    """Type a name on the create form and make the room with `button` (or practise)."""
+    await tab.wait_for(STEP, "create")
+    await tab.page.fill("#create-name", name)
+    await tab.page.click(button)
+    await tab.wait_for(STEP, "room")
+
+
 async def join(tab: Tab, name: str) -> None:
     """Type a name on the join form and take a seat."""
     await tab.wait_for(STEP, "join")

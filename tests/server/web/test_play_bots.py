@@ -29,6 +29,7 @@ from tests.server.web._play import (
     SAID,
     STEP,
     assert_own_boards_only,
+    create,
     join,
     key_move,
     play_url,
@@ -72,10 +73,7 @@ async def test_the_host_seats_house_bots_of_a_level_and_frees_one(
     server: RaceServer, chromium: Any, tmp_path: Path
 ) -> None:
     ada = await open_tab(chromium, play_url(server.port), PHONE)
-    await ada.wait_for(STEP, "create")
-    await ada.page.fill("#create-name", "Ada")
-    await ada.page.click("#create-room")
-    await ada.wait_for(STEP, "room")
+    await create(ada, "Ada")
     levels = "() => Array.from(document.getElementById('bot-level').options, (o) => o.text)"
     assert await ada.run(levels) == ["1 beginner", "2 casual", "3 good", "4 strong", "5 expert"]
     await add_bot(ada, "beginner", 2)
@@ -182,10 +180,7 @@ async def test_practice_on_a_server_without_house_bots_says_so_and_keeps_the_roo
 ) -> None:
     async with serve(store, clock) as plain:
         tab = await open_tab(chromium, play_url(plain.port), PHONE)
-        await tab.wait_for(STEP, "create")
-        await tab.page.fill("#create-name", "Ada")
-        await tab.page.click("#practice")
-        await tab.wait_for(STEP, "room")
+        await create(tab, "Ada", "#practice")
         said = await tab.wait_for(
             f"() => ({LOBBY_SAID})().startsWith('Refused') && ({LOBBY_SAID})()"
         )

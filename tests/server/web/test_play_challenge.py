@@ -12,18 +12,15 @@ from typing import Any
 
 import pytest
 
-from protocol import CreateChallenge
 from server.app import RaceServer
 from server.clock import ManualClock
 from tests.server._browser import PHONE, artifact_dir, browser, open_tab
-from tests.server._client import Client
-from tests.server._players import pin_secrets
-from tests.server.conftest import opened_clients
-from tests.server.requests._challenges import GAME, SEED, STEP_MS, finished_race
+from tests.server.requests._challenges import GAME, SEED, STEP_MS, made_challenge
 from tests.server.web._play import (
     PHASE,
     STEP,
     assert_own_boards_only,
+    create,
     join,
     play_url,
     ready,
@@ -65,10 +62,7 @@ def ghost_moves(shown: list[list[str]], name: str) -> str | None:
 async def test_a_challenge_link_races_the_deal_against_its_ghosts(
     race_server: RaceServer, clock: ManualClock, chromium: Any, tmp_path: Path
 ) -> None:
-    pin_secrets(race_server, SEED)
-    async with opened_clients(Client.open, race_server) as open_:
-        race, over = await finished_race(open_, clock)
-        made = await race.racers[0].client.call(CreateChallenge)
+    made, over = await made_challenge(race_server, clock)
     code = made.challenge.code
     folder = artifact_dir(tmp_path)
     tab = await open_tab(chromium, f"http://127.0.0.1:{race_server.port}/challenge/{code}", PHONE)
@@ -148,10 +142,7 @@ async def test_a_race_is_made_a_challenge_from_the_results_and_its_link_races_it
     race_server: RaceServer, clock: ManualClock, chromium: Any
 ) -> None:
     tab = await open_tab(chromium, play_url(race_server.port), PHONE)
-    await tab.wait_for(STEP, "create")
-    await tab.page.fill("#create-name", "Ada")
-    await tab.page.click("#create-room")
-    await tab.wait_for(STEP, "room")
+    await create(tab, "Ada")
     await ready(tab)
     await tab.wait_for(PHASE, "countdown")
     clock.advance(3000)

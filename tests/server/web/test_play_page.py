@@ -35,6 +35,7 @@ from tests.server.web._play import (
     VERSION,
     assert_own_boards_only,
     click_move,
+    create,
     join,
     key_move,
     play_url,
@@ -276,10 +277,7 @@ async def test_the_host_changes_the_settings_and_an_account_key_signs_a_friend_i
     server: RaceServer, clock: ManualClock, chromium: Any
 ) -> None:
     ada = await open_tab(chromium, play_url(server.port))
-    await ada.wait_for(STEP, "create")
-    await ada.page.fill("#create-name", "Ada")
-    await ada.page.click("#create-room")
-    await ada.wait_for(STEP, "room")
+    await create(ada, "Ada")
     code = (await ada.run("() => location.pathname")).rsplit("/", 1)[1]
     await ada.page.select_option("#host-settings [name=variant]", "little-billie")
     await ada.page.fill("#host-settings [name=minutes]", "5")
