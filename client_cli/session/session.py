@@ -95,6 +95,8 @@ class Session:
         self.news = asyncio.Event()
         """Set after every message from the server, for code that waits on the room."""
         self.last_reply: ServerMessage | None = None
+        self.challenge_made: tuple[int, str] | None = None
+        """The race number and words of the challenge this session last made (`challenge`)."""
         """The reply to the last request answered."""
 
     @property
@@ -156,7 +158,10 @@ class Session:
         elif word == "challenge":
             reply = await self.call(CreateChallenge(id=self.pending.next_id()))
             if isinstance(reply, ChallengeCreated):
-                self.write(challenge_made_text(reply, self.server))
+                made = challenge_made_text(reply, self.server)
+                race_no = self.tracker.room.race_no if self.tracker.room is not None else 0
+                self.challenge_made = (race_no, made)
+                self.write(made)
         elif command.request is not None:
             await self.call(command.request.model_copy(update={"id": self.pending.next_id()}))
         elif word:

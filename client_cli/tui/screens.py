@@ -111,6 +111,10 @@ class ResultsScreen(View):
         verdict = verdict_lines(tracker.room)
         area = self.query_one("#results", Static)
         room = tracker.room
+        made = app.session.challenge_made
+        # The challenge made of this race stays in sight: its link, and its key shown once.
+        if made is not None and made[0] == room.race_no:
+            verdict = [*verdict, Text(""), *map(Text, made[1].splitlines())]
         lines = [*results_lines(app.over, total, app.checks, room), *verdict]
         width, height = area.content_size
         if height and rows_taken(lines, width) > height:

@@ -159,4 +159,6 @@ async def test_c_on_the_results_makes_the_race_a_challenge(
         assert "c: challenge" in text
         await pilot.press("c")
         await wait_for_text(pilot, "others race this deal against your runs with")
+        shown = await wait_for_text(pilot, "Its key closes it early")
+        assert "Or in a browser: http://127.0.0.1:" in shown, "the link and the key stay in sight"
     assert "Its key closes it early" in app.notes[-1]
